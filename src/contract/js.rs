@@ -1,0 +1,259 @@
+//! JavaScript string and number semantics that the reference depends on.
+//!
+//! The reference is TypeScript: lengths are UTF-16 code units, `trim()` strips the Unicode
+//! `White_Space` set plus U+FEFF, and numbers print per ECMAScript `Number::toString`.
+
+/// The characters JS `String.prototype.trim` and the regex class `\s` treat as white space.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0009}'
+            | '\u{000A}'
+            | '\u{000B}'
+            | '\u{000C}'
+            | '\u{000D}'
+            | '\u{0020}'
+            | '\u{00A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// JS `s.trim()`.
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+/// True when `s.trim()` is non-empty.
+pub fn has_content(s: &str) -> bool {
+    s.chars().any(|c| !is_js_whitespace(c))
+}
+
+/// JS `s.length`: UTF-16 code units.
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// JS `s.slice(0, n)` in UTF-16 units. A cut through a surrogate pair would leave a lone
+/// surrogate, which a Rust string cannot hold: the half pair is dropped (documented deviation).
+pub fn utf16_prefix(s: &str, n: usize) -> &str {
+    let mut units = 0usize;
+    for (i, c) in s.char_indices() {
+        let w = c.len_utf16();
+        if units + w > n {
+            return &s[..i];
+        }
+        units += w;
+    }
+    s
+}
+
+/// JS `s.toLowerCase()` (Unicode default case mapping; close enough for the keys compared).
+pub fn js_lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// `(x ?? "").trim().toLowerCase()`.
+pub fn norm_lower(s: Option<&str>) -> String {
+    js_lower(js_trim(s.unwrap_or("")))
+}
+
+/// Canonical array index key, as JS orders own keys: "0", "1", ... up to 2^32 - 2.
+pub fn is_array_index_key(k: &str) -> Option<u32> {
+    if k.is_empty() || k.len() > 10 {
+        return None;
+    }
+    if k.len() > 1 && k.starts_with('0') {
+        return None;
+    }
+    if !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v: u64 = k.parse().ok()?;
+    if v < u32::MAX as u64 {
+        Some(v as u32)
+    } else {
+        None
+    }
+}
+
+/// ECMAScript `Number::toString(x)` for finite and non-finite doubles.
+pub fn js_number_to_string(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    let neg = x < 0.0;
+    let a = x.abs();
+    // Shortest round-trip digits and exponent, from Rust's `{:e}` formatting (shortest repr).
+    let e = format!("{:e}", a);
+    let (mant, exp) = match e.split_once('e') {
+        Some(p) => p,
+        None => return e,
+    };
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let k = digits.len() as i32;
+    let n = exp + 1; // position of the decimal point relative to the digits
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    if k <= n && n <= 21 {
+        out.push_str(&digits);
+        for _ in 0..(n - k) {
+            out.push('0');
+        }
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        for _ in 0..(-n) {
+            out.push('0');
+        }
+        out.push_str(&digits);
+    } else {
+        let e1 = n - 1;
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if e1 >= 0 { '+' } else { '-' });
+        out.push_str(&e1.abs().to_string());
+    }
+    out
+}
+
+/// JS `Number.isInteger(x)`.
+pub fn is_integer(x: f64) -> bool {
+    x.is_finite() && x.trunc() == x
+}
+
+/// JS `Number(s)` for a string: trims JS white space; "" is 0; accepts decimal, `0x`/`0o`/`0b`
+/// integers, `Infinity`; anything else is NaN.
+pub fn js_string_to_number(s: &str) -> f64 {
+    let t = js_trim(s);
+    if t.is_empty() {
+        return 0.0;
+    }
+    let radix = |p: &str, r: u32| -> f64 {
+        if p.is_empty() {
+            return f64::NAN;
+        }
+        let mut v = 0f64;
+        for c in p.chars() {
+            match c.to_digit(r) {
+                Some(d) => v = v * r as f64 + d as f64,
+                None => return f64::NAN,
+            }
+        }
+        v
+    };
+    if let Some(p) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return radix(p, 16);
+    }
+    if let Some(p) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {
+        return radix(p, 8);
+    }
+    if let Some(p) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        return radix(p, 2);
+    }
+    let (sign, body) = match t.as_bytes().first() {
+        Some(b'-') => (-1.0, &t[1..]),
+        Some(b'+') => (1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    if body == "Infinity" {
+        return sign * f64::INFINITY;
+    }
+    // StrDecimalLiteral: digits [. digits] [e[+-]digits] | . digits [...]
+    let b = body.as_bytes();
+    let mut i = 0;
+    let mut int_digits = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+        int_digits += 1;
+    }
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+            frac_digits += 1;
+        }
+    }
+    if int_digits + frac_digits == 0 {
+        return f64::NAN;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return f64::NAN;
+        }
+    }
+    if i != b.len() {
+        return f64::NAN;
+    }
+    match body.parse::<f64>() {
+        Ok(v) => sign * v,
+        Err(_) => f64::NAN,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_formatting_matches_ecmascript() {
+        assert_eq!(js_number_to_string(1.0), "1");
+        assert_eq!(js_number_to_string(-0.0), "0");
+        assert_eq!(js_number_to_string(1e21), "1e+21");
+        assert_eq!(js_number_to_string(1e20), "100000000000000000000");
+        assert_eq!(js_number_to_string(1e-7), "1e-7");
+        assert_eq!(js_number_to_string(0.000001), "0.000001");
+        assert_eq!(js_number_to_string(1.5), "1.5");
+        assert_eq!(js_number_to_string(-123.456), "-123.456");
+        assert_eq!(js_number_to_string(1.2345e-10), "1.2345e-10");
+    }
+
+    #[test]
+    fn trim_and_lengths() {
+        assert_eq!(js_trim("\u{feff} a \u{3000}"), "a");
+        assert_eq!(utf16_len("😀a"), 3);
+        assert_eq!(utf16_prefix("a😀b", 2), "a");
+        assert_eq!(utf16_prefix("a😀b", 3), "a😀");
+    }
+
+    #[test]
+    fn string_to_number() {
+        assert_eq!(js_string_to_number(" 42 "), 42.0);
+        assert_eq!(js_string_to_number("0x10"), 16.0);
+        assert_eq!(js_string_to_number("1e3"), 1000.0);
+        assert_eq!(js_string_to_number(""), 0.0);
+        assert!(js_string_to_number("abc").is_nan());
+        assert!(js_string_to_number("1e").is_nan());
+    }
+}

@@ -1,0 +1,607 @@
+//! `Val`: a JavaScript-shaped value for outputs.
+//!
+//! The reference's outputs are JS objects whose deep equality is key-presence sensitive: an own
+//! key holding `undefined` differs from a missing key. `Val` can hold `Undef`, keeps object keys
+//! in JS own-key order (canonical array-index keys first, ascending, then insertion order), and
+//! shares subtrees through `Rc` so copy-on-write patches and structural sharing are cheap.
+//!
+//! `Val::Event(i)` stands for "the i-th input event object itself" (the reference puts the
+//! caller's event object into `readModel.events[i].source`); the JS layer substitutes it.
+//!
+//! Wire encoding (`write_json`): plain JSON, except `Undef` is written as the string `"\u0000u"`,
+//! `Event(i)` as `"\u0000e<i>"`, and a real string that starts with U+0000 gets one extra U+0000
+//! in front. The JS decoder reverses this (see pkg-template).
+
+use std::fmt::Write as _;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use super::js::{is_array_index_key, js_number_to_string};
+
+/// An object key: a static name (no allocation) or a shared dynamic string.
+#[derive(Clone, Debug)]
+pub enum Key {
+    S(&'static str),
+    D(Rc<str>),
+}
+
+impl Deref for Key {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Key::S(s) => s,
+            Key::D(s) => s,
+        }
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        **self == **other
+    }
+}
+
+impl From<&'static str> for Key {
+    fn from(s: &'static str) -> Key {
+        Key::S(s)
+    }
+}
+
+impl Key {
+    pub fn dynamic(s: &str) -> Key {
+        Key::D(Rc::from(s))
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub enum Val {
+    #[default]
+    Undef,
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(Rc<str>),
+    Arr(Rc<Vec<Val>>),
+    Obj(Rc<Obj>),
+    /// The input event object with this index (acceptance order).
+    Event(u32),
+}
+
+/// A JS plain object: entries in JS own-key order.
+#[derive(Clone, Debug, Default)]
+pub struct Obj {
+    entries: Vec<(Key, Val)>,
+}
+
+impl Obj {
+    pub fn new() -> Obj {
+        Obj { entries: Vec::new() }
+    }
+
+    pub fn with_capacity(n: usize) -> Obj {
+        Obj {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, k: &str) -> Option<&Val> {
+        self.entries.iter().find(|(kk, _)| **kk == *k).map(|(_, v)| v)
+    }
+
+    pub fn get_mut(&mut self, k: &str) -> Option<&mut Val> {
+        self.entries
+            .iter_mut()
+            .find(|(kk, _)| **kk == *k)
+            .map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, k: &str) -> bool {
+        self.entries.iter().any(|(kk, _)| **kk == *k)
+    }
+
+    /// JS assignment `o[k] = v`: an existing key keeps its position; a new key is appended
+    /// (a canonical array-index key goes to its ascending place before the string keys).
+    pub fn set(&mut self, k: impl Into<Key>, v: Val) {
+        let k = k.into();
+        if let Some(slot) = self.get_mut(&k) {
+            *slot = v;
+            return;
+        }
+        self.insert_new(k, v);
+    }
+
+    /// Set a key with a dynamic name.
+    pub fn set_dyn(&mut self, k: &str, v: Val) {
+        if let Some(slot) = self.get_mut(k) {
+            *slot = v;
+            return;
+        }
+        self.insert_new(Key::dynamic(k), v);
+    }
+
+    /// Append a key known not to be present yet (fresh objects with fixed key lists).
+    /// Keeps JS order for array-index keys.
+    pub fn push(&mut self, k: impl Into<Key>, v: Val) {
+        self.insert_new(k.into(), v);
+    }
+
+    /// `[K]` key: always present, `Undef` when the value is absent.
+    pub fn k(mut self, k: &'static str, v: Val) -> Obj {
+        self.push(k, v);
+        self
+    }
+
+    /// `[C]` key: present only when the value is not `Undef` (JS `compact`).
+    pub fn c(mut self, k: &'static str, v: Val) -> Obj {
+        if !matches!(v, Val::Undef) {
+            self.push(k, v);
+        }
+        self
+    }
+
+    fn insert_new(&mut self, k: Key, v: Val) {
+        if let Some(idx) = is_array_index_key(&k) {
+            let pos = self
+                .entries
+                .iter()
+                .position(|(kk, _)| match is_array_index_key(kk) {
+                    Some(i) => i > idx,
+                    None => true,
+                })
+                .unwrap_or(self.entries.len());
+            self.entries.insert(pos, (k, v));
+        } else {
+            self.entries.push((k, v));
+        }
+    }
+
+    /// `delete o[k]`; returns the removed value.
+    pub fn remove(&mut self, k: &str) -> Option<Val> {
+        let pos = self.entries.iter().position(|(kk, _)| **kk == *k)?;
+        Some(self.entries.remove(pos).1)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Val)> {
+        self.entries.iter().map(|(k, v)| (&**k, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| &**k)
+    }
+
+    /// Drop own keys whose value is `Undef` (JS `compact`).
+    pub fn compact(mut self) -> Obj {
+        self.entries.retain(|(_, v)| !matches!(v, Val::Undef));
+        self
+    }
+
+    pub fn into_val(self) -> Val {
+        Val::Obj(Rc::new(self))
+    }
+}
+
+impl Val {
+    pub fn str(s: &str) -> Val {
+        Val::Str(Rc::from(s))
+    }
+
+    pub fn string(s: String) -> Val {
+        Val::Str(Rc::from(s))
+    }
+
+    pub fn opt_str(s: Option<&str>) -> Val {
+        match s {
+            Some(s) => Val::str(s),
+            None => Val::Undef,
+        }
+    }
+
+    pub fn arr(v: Vec<Val>) -> Val {
+        Val::Arr(Rc::new(v))
+    }
+
+    pub fn str_arr<S: AsRef<str>>(items: &[S]) -> Val {
+        Val::arr(items.iter().map(|s| Val::str(s.as_ref())).collect())
+    }
+
+    pub fn empty_obj() -> Val {
+        Val::Obj(Rc::new(Obj::new()))
+    }
+
+    pub fn is_undef(&self) -> bool {
+        matches!(self, Val::Undef)
+    }
+
+    /// JS `x == null` (`undefined` or `null`).
+    pub fn is_nullish(&self) -> bool {
+        matches!(self, Val::Undef | Val::Null)
+    }
+
+    /// JS truthiness (`Event` objects are truthy).
+    pub fn truthy(&self) -> bool {
+        match self {
+            Val::Undef | Val::Null => false,
+            Val::Bool(b) => *b,
+            Val::Num(n) => *n != 0.0 && !n.is_nan(),
+            Val::Str(s) => !s.is_empty(),
+            _ => true,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Val::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn as_obj(&self) -> Option<&Obj> {
+        match self {
+            Val::Obj(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn as_arr(&self) -> Option<&[Val]> {
+        match self {
+            Val::Arr(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Field of an object value (`None` for non-objects and missing keys).
+    pub fn get(&self, k: &str) -> Option<&Val> {
+        self.as_obj().and_then(|o| o.get(k))
+    }
+
+    /// Convert parsed JSON into a `Val`, putting array-index keys first as JS does.
+    /// Iterative, so any nesting depth is safe.
+    pub fn from_json(v: &serde_json::Value) -> Val {
+        from_json_iter(v)
+    }
+
+    /// Encode for the JS layer (see module docs).
+    pub fn write_json(&self, out: &mut String) {
+        write_val(self, out, &mut |_, _| false);
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut s = String::new();
+        self.write_json(&mut s);
+        s
+    }
+
+    /// JS `JSON.stringify(v)` text (undefined members dropped, undefined array slots `null`).
+    /// `event_json` writes input event `i` (for `Val::Event`) and returns whether it did.
+    /// Returns `None` when the top-level value is `undefined` (stringify returns undefined).
+    pub fn js_stringify(&self, event_json: &mut dyn FnMut(u32, &mut String) -> bool) -> Option<String> {
+        if self.is_undef() {
+            return None;
+        }
+        let mut s = String::new();
+        stringify_val(self, &mut s, event_json);
+        Some(s)
+    }
+}
+
+/// Structural equality as `assert.deepStrictEqual` sees it (key order ignored, `Undef` ≠ absent).
+pub fn deep_equal(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Undef, Val::Undef) | (Val::Null, Val::Null) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Num(x), Val::Num(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Event(x), Val::Event(y)) => x == y,
+        (Val::Arr(x), Val::Arr(y)) => {
+            Rc::ptr_eq(x, y)
+                || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| deep_equal(p, q)))
+        }
+        (Val::Obj(x), Val::Obj(y)) => {
+            Rc::ptr_eq(x, y)
+                || (x.len() == y.len()
+                    && x.iter()
+                        .all(|(k, v)| y.get(k).map(|w| deep_equal(v, w)).unwrap_or(false)))
+        }
+        _ => false,
+    }
+}
+
+enum Frame<'a> {
+    Arr(std::slice::Iter<'a, serde_json::Value>, Vec<Val>),
+    Obj(Vec<(&'a String, &'a serde_json::Value)>, usize, Obj, Option<Key>),
+}
+
+fn scalar(v: &serde_json::Value) -> Option<Val> {
+    Some(match v {
+        serde_json::Value::Null => Val::Null,
+        serde_json::Value::Bool(b) => Val::Bool(*b),
+        serde_json::Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(s) => Val::str(s),
+        _ => return None,
+    })
+}
+
+fn ordered_entries(m: &serde_json::Map<String, serde_json::Value>) -> Vec<(&String, &serde_json::Value)> {
+    let mut idx: Vec<(u32, (&String, &serde_json::Value))> = Vec::new();
+    let mut rest = Vec::with_capacity(m.len());
+    for (k, v) in m.iter() {
+        match is_array_index_key(k) {
+            Some(i) => idx.push((i, (k, v))),
+            None => rest.push((k, v)),
+        }
+    }
+    if idx.is_empty() {
+        return rest;
+    }
+    idx.sort_by_key(|(i, _)| *i);
+    let mut out: Vec<_> = idx.into_iter().map(|(_, e)| e).collect();
+    out.extend(rest);
+    out
+}
+
+fn from_json_iter(root: &serde_json::Value) -> Val {
+    if let Some(v) = scalar(root) {
+        return v;
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    fn open(v: &serde_json::Value) -> Frame<'_> {
+        match v {
+            serde_json::Value::Array(a) => Frame::Arr(a.iter(), Vec::with_capacity(a.len())),
+            serde_json::Value::Object(m) => {
+                let e = ordered_entries(m);
+                let n = e.len();
+                Frame::Obj(e, 0, Obj::with_capacity(n), None)
+            }
+            _ => Frame::Arr([].iter(), Vec::new()),
+        }
+    }
+    stack.push(open(root));
+    loop {
+        // Advance the top frame to its next child.
+        let next: Option<&serde_json::Value> = match stack.last_mut() {
+            None => return Val::Undef,
+            Some(Frame::Arr(it, _)) => it.next(),
+            Some(Frame::Obj(entries, pos, _, pending)) => {
+                if *pos < entries.len() {
+                    let (k, v) = entries[*pos];
+                    *pos += 1;
+                    *pending = Some(Key::dynamic(k));
+                    Some(v)
+                } else {
+                    None
+                }
+            }
+        };
+        match next {
+            Some(child) => {
+                if let Some(v) = scalar(child) {
+                    push_child(stack.last_mut(), v);
+                } else {
+                    stack.push(open(child));
+                }
+            }
+            None => {
+                let done = match stack.pop() {
+                    Some(Frame::Arr(_, items)) => Val::arr(items),
+                    Some(Frame::Obj(_, _, o, _)) => o.into_val(),
+                    None => Val::Undef,
+                };
+                if stack.is_empty() {
+                    return done;
+                }
+                push_child(stack.last_mut(), done);
+            }
+        }
+    }
+}
+
+fn push_child(frame: Option<&mut Frame>, v: Val) {
+    match frame {
+        Some(Frame::Arr(_, items)) => items.push(v),
+        Some(Frame::Obj(_, _, o, pending)) => {
+            if let Some(k) = pending.take() {
+                // Keys were already ordered and are unique in a parsed map.
+                o.entries.push((k, v));
+            }
+        }
+        None => {}
+    }
+}
+
+fn write_num(n: f64, out: &mut String) {
+    if !n.is_finite() {
+        out.push_str("null");
+    } else if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+        let _ = write!(out, "{}", n as i64);
+    } else {
+        out.push_str(&js_number_to_string(n));
+    }
+}
+
+/// JSON string literal, JS `JSON.stringify` escaping.
+pub fn write_json_str(s: &str, out: &mut String) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            0x08 => Some("\\b"),
+            0x0c => Some("\\f"),
+            0..=0x1f => None,
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        match esc {
+            Some(e) => out.push_str(e),
+            None => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Recursion is bounded: outputs are built by the projection, whose nesting comes from input
+/// values already parsed under the depth limit.
+fn write_val(v: &Val, out: &mut String, _ev: &mut dyn FnMut(u32, &mut String) -> bool) {
+    match v {
+        Val::Undef => out.push_str("\"\\u0000u\""),
+        Val::Null => out.push_str("null"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Num(n) => write_num(*n, out),
+        Val::Str(s) => {
+            if s.starts_with('\u{0}') {
+                out.push_str("\"\\u0000");
+                let mut tmp = String::new();
+                write_json_str(s, &mut tmp);
+                out.push_str(&tmp[1..]);
+            } else {
+                write_json_str(s, out);
+            }
+        }
+        Val::Event(i) => {
+            let _ = write!(out, "\"\\u0000e{}\"", i);
+        }
+        Val::Arr(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_val(x, out, _ev);
+            }
+            out.push(']');
+        }
+        Val::Obj(o) => {
+            out.push('{');
+            for (i, (k, x)) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_str(k, out);
+                out.push(':');
+                write_val(x, out, _ev);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn stringify_val(v: &Val, out: &mut String, ev: &mut dyn FnMut(u32, &mut String) -> bool) {
+    match v {
+        Val::Undef => out.push_str("null"),
+        Val::Null => out.push_str("null"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Num(n) => {
+            if n.is_finite() {
+                out.push_str(&js_number_to_string(*n))
+            } else {
+                out.push_str("null")
+            }
+        }
+        Val::Str(s) => write_json_str(s, out),
+        Val::Event(i) => {
+            if !ev(*i, out) {
+                out.push_str("null");
+            }
+        }
+        Val::Arr(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                stringify_val(x, out, ev);
+            }
+            out.push(']');
+        }
+        Val::Obj(o) => {
+            out.push('{');
+            let mut first = true;
+            for (k, x) in o.iter() {
+                if x.is_undef() {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                write_json_str(k, out);
+                out.push(':');
+                stringify_val(x, out, ev);
+            }
+            out.push('}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn object_key_order_follows_js() {
+        let mut o = Obj::new();
+        o.set("b", Val::Num(1.0));
+        o.set_dyn("10", Val::Num(2.0));
+        o.set_dyn("2", Val::Num(3.0));
+        o.set("a", Val::Num(4.0));
+        o.set("b", Val::Num(5.0));
+        let keys: Vec<&str> = o.keys().collect();
+        assert_eq!(keys, vec!["2", "10", "b", "a"]);
+    }
+
+    #[test]
+    fn wire_encoding_marks_undefined_and_escapes_nul() {
+        let v = Obj::new()
+            .k("a", Val::Undef)
+            .k("b", Val::str("\u{0}x"))
+            .k("c", Val::Event(3))
+            .into_val();
+        assert_eq!(v.to_json(), r#"{"a":"\u0000u","b":"\u0000\u0000x","c":"\u0000e3"}"#);
+    }
+
+    #[test]
+    fn from_json_handles_deep_nesting_without_recursion() {
+        let mut v = serde_json::Value::Null;
+        for _ in 0..100_000 {
+            v = serde_json::Value::Array(vec![v]);
+        }
+        let out = Val::from_json(&v);
+        assert!(matches!(out, Val::Arr(_)));
+        // Drop iteratively is not needed for the test's correctness; leak to avoid deep drop.
+        std::mem::forget(out);
+        std::mem::forget(v);
+    }
+
+    #[test]
+    fn stringify_drops_undefined_members() {
+        let v = Obj::new()
+            .k("a", Val::Undef)
+            .k("b", Val::arr(vec![Val::Undef, Val::Num(1.5)]))
+            .into_val();
+        assert_eq!(v.js_stringify(&mut |_, _| false).as_deref(), Some(r#"{"b":[null,1.5]}"#));
+    }
+}

@@ -1,0 +1,1 @@
+//! Deterministic realistic event stream generator (modelled on shared/bench/gen.mjs).

@@ -1,0 +1,15 @@
+//! agent-runtime-projection: the Lime agent-runtime event validator and UI projection reducer.
+//!
+//! Layers (each imports only the ones above it):
+//! - [`contract`]: the event model, JS value semantics, validators, sequence verifier, fixtures;
+//! - [`projection`]: the reducer (batch and incremental), one module per state field;
+//! - [`generator`]: deterministic realistic event streams for benchmarks and tests;
+//! - `wasm` (wasm32 only): the wasm-bindgen bindings.
+#![forbid(unsafe_code)]
+
+pub mod contract;
+pub mod generator;
+pub mod projection;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -1,0 +1,1 @@
+//! The projection reducer of `@limecloud/agent-runtime-projection`.

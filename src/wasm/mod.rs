@@ -1,0 +1,1 @@
+//! wasm-bindgen bindings (thin: JSON text in, wire-encoded JSON text out).

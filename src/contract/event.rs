@@ -169,7 +169,8 @@ pub fn check_event(v: &Value) -> Result<(), EventError> {
 
 /// Parse JSON text (one event) and check it (`check_event`).
 pub fn parse_event(text: &str) -> Result<Value, EventError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| err(format!("Invalid event JSON: {e}")))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| err(format!("Invalid event JSON: {e}")))?;
     check_event(&v)?;
     Ok(v)
 }

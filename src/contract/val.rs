@@ -75,7 +75,9 @@ pub struct Obj {
 
 impl Obj {
     pub fn new() -> Obj {
-        Obj { entries: Vec::new() }
+        Obj {
+            entries: Vec::new(),
+        }
     }
 
     pub fn with_capacity(n: usize) -> Obj {
@@ -93,7 +95,10 @@ impl Obj {
     }
 
     pub fn get(&self, k: &str) -> Option<&Val> {
-        self.entries.iter().find(|(kk, _)| **kk == *k).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(kk, _)| **kk == *k)
+            .map(|(_, v)| v)
     }
 
     pub fn get_mut(&mut self, k: &str) -> Option<&mut Val> {
@@ -289,7 +294,10 @@ impl Val {
     /// JS `JSON.stringify(v)` text (undefined members dropped, undefined array slots `null`).
     /// `event_json` writes input event `i` (for `Val::Event`) and returns whether it did.
     /// Returns `None` when the top-level value is `undefined` (stringify returns undefined).
-    pub fn js_stringify(&self, event_json: &mut dyn FnMut(u32, &mut String) -> bool) -> Option<String> {
+    pub fn js_stringify(
+        &self,
+        event_json: &mut dyn FnMut(u32, &mut String) -> bool,
+    ) -> Option<String> {
         if self.is_undef() {
             return None;
         }
@@ -323,7 +331,12 @@ pub fn deep_equal(a: &Val, b: &Val) -> bool {
 
 enum Frame<'a> {
     Arr(std::slice::Iter<'a, serde_json::Value>, Vec<Val>),
-    Obj(Vec<(&'a String, &'a serde_json::Value)>, usize, Obj, Option<Key>),
+    Obj(
+        Vec<(&'a String, &'a serde_json::Value)>,
+        usize,
+        Obj,
+        Option<Key>,
+    ),
 }
 
 fn scalar(v: &serde_json::Value) -> Option<Val> {
@@ -336,7 +349,9 @@ fn scalar(v: &serde_json::Value) -> Option<Val> {
     })
 }
 
-fn ordered_entries(m: &serde_json::Map<String, serde_json::Value>) -> Vec<(&String, &serde_json::Value)> {
+fn ordered_entries(
+    m: &serde_json::Map<String, serde_json::Value>,
+) -> Vec<(&String, &serde_json::Value)> {
     let mut idx: Vec<(u32, (&String, &serde_json::Value))> = Vec::new();
     let mut rest = Vec::with_capacity(m.len());
     for (k, v) in m.iter() {
@@ -580,7 +595,10 @@ mod tests {
             .k("b", Val::str("\u{0}x"))
             .k("c", Val::Event(3))
             .into_val();
-        assert_eq!(v.to_json(), r#"{"a":"\u0000u","b":"\u0000\u0000x","c":"\u0000e3"}"#);
+        assert_eq!(
+            v.to_json(),
+            r#"{"a":"\u0000u","b":"\u0000\u0000x","c":"\u0000e3"}"#
+        );
     }
 
     #[test]
@@ -602,6 +620,9 @@ mod tests {
             .k("a", Val::Undef)
             .k("b", Val::arr(vec![Val::Undef, Val::Num(1.5)]))
             .into_val();
-        assert_eq!(v.js_stringify(&mut |_, _| false).as_deref(), Some(r#"{"b":[null,1.5]}"#));
+        assert_eq!(
+            v.js_stringify(&mut |_, _| false).as_deref(),
+            Some(r#"{"b":[null,1.5]}"#)
+        );
     }
 }

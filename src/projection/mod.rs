@@ -1,1 +1,3 @@
 //! The projection reducer of `@limecloud/agent-runtime-projection`.
+
+pub mod patch;

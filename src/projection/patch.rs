@@ -1,0 +1,223 @@
+//! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
+
+use crate::contract::val::{write_json_str, Val};
+
+/// One segment of a state path: an object key or an array index.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seg {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// One patch operation.
+#[derive(Clone, Debug)]
+pub enum PatchOp {
+    /// Replace the value at `path`.
+    Replace { path: Vec<Seg>, value: Val },
+    /// The array at `path` becomes `len` long with the listed slots replaced.
+    List {
+        path: Vec<Seg>,
+        len: usize,
+        set: Vec<(usize, Val)>,
+    },
+}
+
+/// What changed since the previous patch.
+#[derive(Clone, Debug, Default)]
+pub struct Patch {
+    /// `ops` is a single replacement of the whole state.
+    pub full: bool,
+    pub ops: Vec<PatchOp>,
+}
+
+impl Patch {
+    pub fn is_empty(&self) -> bool {
+        !self.full && self.ops.is_empty()
+    }
+
+    pub fn write_json(&self, out: &mut String) {
+        out.push_str("{\"full\":");
+        out.push_str(if self.full { "true" } else { "false" });
+        out.push_str(",\"ops\":[");
+        for (i, op) in self.ops.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match op {
+                PatchOp::Replace { path, value } => {
+                    out.push_str("{\"p\":");
+                    write_path(path, out);
+                    out.push_str(",\"v\":");
+                    value.write_json(out);
+                    out.push('}');
+                }
+                PatchOp::List { path, len, set } => {
+                    out.push_str("{\"p\":");
+                    write_path(path, out);
+                    out.push_str(",\"len\":");
+                    out.push_str(&len.to_string());
+                    out.push_str(",\"set\":[");
+                    for (j, (idx, v)) in set.iter().enumerate() {
+                        if j > 0 {
+                            out.push(',');
+                        }
+                        out.push('[');
+                        out.push_str(&idx.to_string());
+                        out.push(',');
+                        v.write_json(out);
+                        out.push(']');
+                    }
+                    out.push_str("]}");
+                }
+            }
+        }
+        out.push_str("]}");
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut s = String::new();
+        self.write_json(&mut s);
+        s
+    }
+}
+
+fn write_path(path: &[Seg], out: &mut String) {
+    out.push('[');
+    for (i, s) in path.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match s {
+            Seg::Key(k) => write_json_str(k, out),
+            Seg::Index(n) => out.push_str(&n.to_string()),
+        }
+    }
+    out.push(']');
+}
+
+/// Dirty tracking for one output array: which slots changed since the last `take`.
+#[derive(Clone, Debug, Default)]
+pub struct ListTracker {
+    synced_len: usize,
+    dirty: Vec<usize>,
+    all: bool,
+}
+
+/// The changes of one array since the last `take`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListChange {
+    None,
+    /// New length and the changed or appended slots, ascending, without duplicates.
+    Slots {
+        len: usize,
+        idx: Vec<usize>,
+    },
+    /// Send the whole array.
+    All,
+}
+
+impl ListTracker {
+    /// Slot `i` changed (appended slots need not be touched).
+    pub fn touch(&mut self, i: usize) {
+        if !self.all && i < self.synced_len {
+            self.dirty.push(i);
+        }
+    }
+
+    /// The array changed in a way that is cheaper to resend whole.
+    pub fn mark_all(&mut self) {
+        self.all = true;
+        self.dirty.clear();
+    }
+
+    /// Forget everything: the receiver has the array as it is now (`len` slots).
+    pub fn sync(&mut self, len: usize) {
+        self.synced_len = len;
+        self.dirty.clear();
+        self.all = false;
+    }
+
+    /// The changes since the last take, given the array's current length.
+    pub fn take(&mut self, len: usize) -> ListChange {
+        if self.all {
+            self.sync(len);
+            return ListChange::All;
+        }
+        let mut idx = std::mem::take(&mut self.dirty);
+        idx.retain(|&i| i < len);
+        idx.extend(self.synced_len.min(len)..len);
+        idx.sort_unstable();
+        idx.dedup();
+        let changed = !idx.is_empty() || len != self.synced_len;
+        self.synced_len = len;
+        if changed {
+            ListChange::Slots { len, idx }
+        } else {
+            ListChange::None
+        }
+    }
+}
+
+/// Turn a `ListChange` over `items` into a patch op at `path` (none when nothing changed).
+pub fn list_op(path: Vec<Seg>, change: ListChange, items: &[Val]) -> Option<PatchOp> {
+    match change {
+        ListChange::None => None,
+        ListChange::All => Some(PatchOp::Replace {
+            path,
+            value: Val::arr(items.to_vec()),
+        }),
+        ListChange::Slots { len, idx } => Some(PatchOp::List {
+            path,
+            len,
+            set: idx
+                .into_iter()
+                .filter_map(|i| items.get(i).map(|v| (i, v.clone())))
+                .collect(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracker_reports_appends_and_touches_once() {
+        let mut t = ListTracker::default();
+        assert_eq!(
+            t.take(2),
+            ListChange::Slots {
+                len: 2,
+                idx: vec![0, 1]
+            }
+        );
+        assert_eq!(t.take(2), ListChange::None);
+        t.touch(0);
+        t.touch(0);
+        assert_eq!(
+            t.take(3),
+            ListChange::Slots {
+                len: 3,
+                idx: vec![0, 2]
+            }
+        );
+        t.mark_all();
+        assert_eq!(t.take(3), ListChange::All);
+    }
+
+    #[test]
+    fn patch_json_shape() {
+        let p = Patch {
+            full: false,
+            ops: vec![PatchOp::List {
+                path: vec![Seg::Key("timeline")],
+                len: 1,
+                set: vec![(0, Val::Num(1.0))],
+            }],
+        };
+        assert_eq!(
+            p.to_json(),
+            r#"{"full":false,"ops":[{"p":["timeline"],"len":1,"set":[[0,1]]}]}"#
+        );
+    }
+}

@@ -959,7 +959,7 @@ fn sequence_violations(
             Some(i) => format!("{path}.events[{i}]"),
             None => format!("{path}.events"),
         };
-        sink.push(SEQUENCE_VIOLATION, p, v.message);
+        sink.push(SEQUENCE_VIOLATION, p, v.message.clone());
     }
 }
 

@@ -2,7 +2,8 @@
 //! cost and its growth over a stream, hydrate, validation throughput, and serde_json costs for
 //! scale. Streams come from the project's deterministic generator.
 //!
-//! Run: `cargo bench --bench native` (add `-- --quick` for a short run with fewer repetitions).
+//! Run: `cargo bench --bench native` (add `-- --quick` for a short run with fewer repetitions,
+//! `-- --only project|validate|serde` for one section).
 //! Prints one Markdown table.
 
 use agent_runtime_projection::contract::validation::collect_runtime_event_issues;
@@ -128,9 +129,21 @@ fn main() {
         "",
     )];
 
-    rows.extend(projection_rows(&cfg, &events));
-    rows.extend(validation_rows(&cfg, &events));
-    rows.extend(serde_rows(&cfg, &events));
+    let args: Vec<String> = std::env::args().collect();
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1));
+    let wanted = |section: &str| only.map_or(true, |o| o == section);
+    if wanted("project") {
+        rows.extend(projection_rows(&cfg, &events));
+    }
+    if wanted("validate") {
+        rows.extend(validation_rows(&cfg, &events));
+    }
+    if wanted("serde") {
+        rows.extend(serde_rows(&cfg, &events));
+    }
 
     println!("| native (Rust core, no wasm) | events | result | target |");
     println!("|---|---:|---|---|");
@@ -282,7 +295,10 @@ fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
         "",
     ));
 
-    for (n, runs) in [(cfg.sizes[1], cfg.runs_large), (cfg.sizes[2], cfg.runs_large)] {
+    for (n, runs) in [
+        (cfg.sizes[1], cfg.runs_large),
+        (cfg.sizes[2], cfg.runs_large),
+    ] {
         let slice = &events[..n.min(events.len())];
         let t = time_ms(
             runs,

@@ -343,12 +343,17 @@ class ProjectorCore {
     this.inner = new wasm.WasmProjector(sourceCount);
     this.events = [];
     this.state = undefined;
+    // Whether the Rust side changed since the last materialization.
+    this.dirty = true;
     if (events.length > 0) this.hydrate(input);
   }
 
   getState() {
-    const patch = JSON.parse(this.inner.take_patch());
-    this.state = applyPatch(this.state, patch, this.events);
+    if (this.dirty) {
+      const patch = JSON.parse(this.inner.take_patch());
+      this.state = applyPatch(this.state, patch, this.events);
+      this.dirty = false;
+    }
     return this.state;
   }
 
@@ -357,7 +362,10 @@ class ProjectorCore {
     requireEvent(event, what);
     const text = jsonText(event, `${what}: event`);
     const accepted = call(what, () => this.inner.apply(putText(text), this.events.length));
-    if (accepted) this.events.push(event);
+    if (accepted) {
+      this.events.push(event);
+      this.dirty = true;
+    }
     return accepted;
   }
 
@@ -373,6 +381,7 @@ class ProjectorCore {
         accepted++;
       }
     }
+    if (accepted > 0) this.dirty = true;
     return accepted;
   }
 
@@ -389,11 +398,13 @@ class ProjectorCore {
     const text = jsonText(unique, `${what}: executionEvents`);
     call(what, () => this.inner.hydrate(putText(text), sourceCount));
     this.events = unique;
+    this.dirty = true;
   }
 
   reset() {
     this.inner.reset();
     this.events = [];
+    this.dirty = true;
   }
 
   get eventCount() {

@@ -55,13 +55,16 @@ const fmtUs = (x) => `${x.toFixed(2)} µs`;
 const fmtKB = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /**
- * Median wall time (ms) of `runs` calls of `fn(setup())`, after one warm-up call; `teardown`
- * gets each input afterwards (untimed).
+ * Median wall time (ms) of `runs` calls of `fn(setup())`, after one warm-up call (skipped for
+ * the largest streams, which warm up by themselves); `teardown` gets each input afterwards
+ * (untimed).
  */
-function timeMs(runs, fn, setup = () => undefined, teardown = () => {}) {
-  const warm = setup();
-  fn(warm);
-  teardown(warm);
+function timeMs(runs, fn, setup = () => undefined, teardown = () => {}, warmUp = true) {
+  if (warmUp) {
+    const warm = setup();
+    fn(warm);
+    teardown(warm);
+  }
   const samples = [];
   for (let i = 0; i < runs; i++) {
     const input = setup();
@@ -140,7 +143,7 @@ row("generateRuntimeEvents (package generator)", 100_000, `${fmtMs(genMs)} (1 ru
 console.error("bench: batch projection");
 const batch = {};
 for (const [n, runs] of [[1_000, RUNS.small], [20_000, RUNS.mid], [100_000, RUNS.large]]) {
-  batch[n] = timeMs(runs, () => api.projectAgentUiState({ executionEvents: stream[n] }));
+  batch[n] = timeMs(runs, () => api.projectAgentUiState({ executionEvents: stream[n] }), undefined, undefined, n < 100_000);
 }
 const floor20k = timeMs(RUNS.mid, () => JSON.parse(JSON.stringify(stream[20_000])));
 row("`projectAgentUiState`", 1_000, fmtMs(batch[1_000]));
@@ -236,8 +239,8 @@ row(
 console.error("bench: hydrate");
 for (const [n, runs] of [[20_000, RUNS.mid], [100_000, RUNS.large]]) {
   const hydrate = (p) => p.hydrate({ executionEvents: stream[n] });
-  const lean = timeMs(runs, hydrate, () => api.createProjector(), release);
-  const full = timeMs(runs, hydrate, () => api.createAgentUiProjector(), release);
+  const lean = timeMs(runs, hydrate, () => api.createProjector(), release, n < 100_000);
+  const full = timeMs(runs, hydrate, () => api.createAgentUiProjector(), release, n < 100_000);
   row("`createProjector().hydrate` (state not read)", n, fmtMs(lean));
   row("`createAgentUiProjector().hydrate` (returns the state)", n, fmtMs(full));
 }

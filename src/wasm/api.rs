@@ -48,7 +48,9 @@ fn wire(v: &Val) -> String {
 }
 
 fn issues_json(issues: &[validation::Issue]) -> String {
-    wire(&Val::arr(issues.iter().map(validation::Issue::to_val).collect()))
+    wire(&Val::arr(
+        issues.iter().map(validation::Issue::to_val).collect(),
+    ))
 }
 
 /// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
@@ -122,7 +124,9 @@ pub fn collect_issues(kind: &str, len: usize, path: &str) -> Result<String, JsEr
 }
 
 fn violations_json(v: &[sequence::Violation]) -> String {
-    wire(&Val::arr(v.iter().map(sequence::Violation::to_val).collect()))
+    wire(&Val::arr(
+        v.iter().map(sequence::Violation::to_val).collect(),
+    ))
 }
 
 /// `verifyRuntimeEventSequence(events)`: the input is any JSON array.

@@ -33,7 +33,13 @@ pub fn constants_are_complete() {
     let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
     assert_eq!(
         names,
-        ["runtimeEvent", "runtimeStateDelta", "projectionState", "runtimeCapabilityManifest", "projectionEvent"]
+        [
+            "runtimeEvent",
+            "runtimeStateDelta",
+            "projectionState",
+            "runtimeCapabilityManifest",
+            "projectionEvent"
+        ]
     );
     assert!(api::is_agent_ui_event_class("action.required"));
     assert!(!api::is_agent_ui_event_class("Action.required"));
@@ -47,14 +53,19 @@ pub fn fixtures_validate_and_verify_clean() {
         assert_eq!(issues, "[]", "fixture {} issues", f["id"]);
         let violations = api::verify_sequence(load(&json(&f["events"]))).expect("verify");
         assert_eq!(violations, "[]", "fixture {} violations", f["id"]);
-        let replay: Value = serde_json::from_str(&api::replay_fixture(load(&json(f))).expect("replay")).expect("replay JSON");
+        let replay: Value =
+            serde_json::from_str(&api::replay_fixture(load(&json(f))).expect("replay"))
+                .expect("replay JSON");
         assert_eq!(replay["fixtureId"], f["id"]);
         assert_eq!(replay["passed"], true, "fixture {} replay passes", f["id"]);
     }
 }
 
 pub fn validators_report_issues_in_order() {
-    let issues: Value = serde_json::from_str(&api::collect_issues("runtimeEvent", load("null"), "$.x").expect("collect")).expect("JSON");
+    let issues: Value = serde_json::from_str(
+        &api::collect_issues("runtimeEvent", load("null"), "$.x").expect("collect"),
+    )
+    .expect("JSON");
     assert_eq!(
         issues,
         serde_json::json!([{"code": "schema_mismatch", "path": "$.x", "message": "Runtime event must be an object."}])
@@ -82,24 +93,44 @@ pub fn sequence_verifier_is_incremental() {
 }
 
 pub fn terminal_helpers() {
-    assert_eq!(api::normalize_runtime_status_value(Some(" Completed ".into())).as_deref(), Some("completed"));
+    assert_eq!(
+        api::normalize_runtime_status_value(Some(" Completed ".into())).as_deref(),
+        Some("completed")
+    );
     assert_eq!(api::normalize_runtime_status_value(Some("  ".into())), None);
-    assert!(api::is_runtime_turn_terminal_event_class(Some(" TURN.FAILED ".into())));
-    assert!(api::is_legacy_runtime_turn_terminal_event_class(Some("Done".into())));
-    assert!(!api::is_runtime_terminal_status_value(Some("cancelled".into())));
-    assert_eq!(api::runtime_turn_terminal_projection_from_status(Some("idle".into())), None);
-    let p: Value = serde_json::from_str(&api::runtime_turn_terminal_projection_from_kind("failed")).expect("JSON");
-    assert_eq!(p, serde_json::json!({"kind": "failed", "eventClass": "turn.failed", "status": "failed", "phase": "failed"}));
+    assert!(api::is_runtime_turn_terminal_event_class(Some(
+        " TURN.FAILED ".into()
+    )));
+    assert!(api::is_legacy_runtime_turn_terminal_event_class(Some(
+        "Done".into()
+    )));
+    assert!(!api::is_runtime_terminal_status_value(Some(
+        "cancelled".into()
+    )));
+    assert_eq!(
+        api::runtime_turn_terminal_projection_from_status(Some("idle".into())),
+        None
+    );
+    let p: Value = serde_json::from_str(&api::runtime_turn_terminal_projection_from_kind("failed"))
+        .expect("JSON");
+    assert_eq!(
+        p,
+        serde_json::json!({"kind": "failed", "eventClass": "turn.failed", "status": "failed", "phase": "failed"})
+    );
 }
 
 /// Incremental (one event at a time, patches replayed) equals batch, for every fixture and a
 /// generated stream; event objects come back as wire references.
 pub fn projector_matches_batch() {
     let mut streams: Vec<Vec<Value>> = fixtures().iter().map(events_of).collect();
-    let generated: Value = serde_json::from_str(&api::generate_events(400, 7, "{\"subagentRate\":0.5}").expect("generate")).expect("JSON");
+    let generated: Value = serde_json::from_str(
+        &api::generate_events(400, 7, "{\"subagentRate\":0.5}").expect("generate"),
+    )
+    .expect("JSON");
     streams.push(generated.as_array().cloned().unwrap_or_default());
     for events in streams {
-        let batch = api::project(load(&json(&Value::Array(events.clone()))), None).expect("project");
+        let batch =
+            api::project(load(&json(&Value::Array(events.clone()))), None).expect("project");
         let mut p = WasmProjector::new(None);
         let mut patches = 0;
         for (i, e) in events.iter().enumerate() {
@@ -111,7 +142,10 @@ pub fn projector_matches_batch() {
         }
         assert!(patches > 0);
         assert_eq!(p.state(), batch);
-        assert!(batch.contains("\"source\":\"\\u0000e0\""), "events are wire references");
+        assert!(
+            batch.contains("\"source\":\"\\u0000e0\""),
+            "events are wire references"
+        );
         // A duplicate id is not accepted.
         if let Some(first) = events.first() {
             assert!(!p.apply(load(&json(first)), 99_999).expect("apply"));
@@ -121,14 +155,26 @@ pub fn projector_matches_batch() {
 }
 
 pub fn bad_input_is_refused_without_change() {
-    let events: Value = serde_json::from_str(&api::generate_events(30, 2, "{}").expect("generate")).expect("JSON");
+    let events: Value =
+        serde_json::from_str(&api::generate_events(30, 2, "{}").expect("generate")).expect("JSON");
     let events = events.as_array().cloned().unwrap_or_default();
     let mut p = WasmProjector::new(Some(1.0));
     for (i, e) in events.iter().take(10).enumerate() {
         p.apply(load(&json(e)), i as u32).expect("apply");
     }
     let before = p.state();
-    for bad in ["null", "5", "\"x\"", "[]", "{}", "{\"id\":\"\"}", "{\"id\":7}", "{\"id\":\"a\",\"refIds\":\"x\"}", "{not json", ""] {
+    for bad in [
+        "null",
+        "5",
+        "\"x\"",
+        "[]",
+        "{}",
+        "{\"id\":\"\"}",
+        "{\"id\":7}",
+        "{\"id\":\"a\",\"refIds\":\"x\"}",
+        "{not json",
+        "",
+    ] {
         assert!(p.apply(load(bad), 10).is_err(), "refused: {bad}");
         assert_eq!(p.state(), before, "unchanged after {bad}");
     }

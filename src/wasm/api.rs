@@ -240,10 +240,10 @@ pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
     let events = parse_events(parse_input(len)?)?;
-    Ok(wire(&crate::projection::projector::project(
-        &events,
-        source_count,
-    )))
+    // Same result as `projection::project`, without cloning the events.
+    let mut projector = crate::projection::projector::Projector::new(source_count);
+    projector.hydrate(events, source_count);
+    Ok(wire(&projector.state()))
 }
 
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})` over a JSON array of events.

@@ -48,7 +48,9 @@ fn wire(v: &Val) -> String {
 }
 
 fn issues_json(issues: &[validation::Issue]) -> String {
-    wire(&Val::arr(issues.iter().map(validation::Issue::to_val).collect()))
+    wire(&Val::arr(
+        issues.iter().map(validation::Issue::to_val).collect(),
+    ))
 }
 
 /// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
@@ -122,7 +124,9 @@ pub fn collect_issues(kind: &str, len: usize, path: &str) -> Result<String, JsEr
 }
 
 fn violations_json(v: &[sequence::Violation]) -> String {
-    wire(&Val::arr(v.iter().map(sequence::Violation::to_val).collect()))
+    wire(&Val::arr(
+        v.iter().map(sequence::Violation::to_val).collect(),
+    ))
 }
 
 /// `verifyRuntimeEventSequence(events)`: the input is any JSON array.
@@ -236,10 +240,10 @@ pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
     let events = parse_events(parse_input(len)?)?;
-    Ok(wire(&crate::projection::projector::project(
-        &events,
-        source_count,
-    )))
+    // Same result as `projection::project`, without cloning the events.
+    let mut projector = crate::projection::projector::Projector::new(source_count);
+    projector.hydrate(events, source_count);
+    Ok(wire(&projector.state()))
 }
 
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})` over a JSON array of events.

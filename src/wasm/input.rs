@@ -24,7 +24,10 @@ pub fn input_buffer(cap: usize) -> usize {
 }
 
 /// Run `f` on the first `len` bytes of the input buffer, as UTF-8 text.
-pub(crate) fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsError>) -> Result<T, JsError> {
+pub(crate) fn with_input<T>(
+    len: usize,
+    f: impl FnOnce(&str) -> Result<T, JsError>,
+) -> Result<T, JsError> {
     INPUT.with(|b| {
         let b = b.borrow();
         let bytes = b

@@ -13,3 +13,10 @@ pub mod api;
 pub mod input;
 pub mod projector;
 pub mod types;
+
+/// Readable panic messages in the console (debug builds: `scripts/build-pkg.sh --debug`).
+#[cfg(feature = "panic-hook")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn install_panic_hook() {
+    console_error_panic_hook::set_once();
+}

@@ -7,7 +7,6 @@ use wasm_bindgen::prelude::*;
 
 use super::api::{parse, parse_events};
 use super::input::with_input;
-use crate::contract::event::check_event;
 use crate::projection::projector::Projector;
 
 #[wasm_bindgen]
@@ -78,11 +77,5 @@ impl WasmProjector {
         let mut s = String::new();
         self.inner.take_patch().write_json(&mut s);
         s
-    }
-
-    /// Check an event without applying it (used by tests and the wrapper's error messages).
-    pub fn check(len: usize) -> Result<(), JsError> {
-        let v = with_input(len, parse)?;
-        check_event(&v).map_err(|e| JsError::new(&e.message))
     }
 }

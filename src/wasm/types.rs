@@ -240,7 +240,10 @@ pub struct AgentUiRefView {
     pub title: Option<String>,
     #[tsify(optional, type = "AgentRuntimeExecutionEventStatus")]
     pub status: Option<String>,
-    #[tsify(optional, type = "\"artifact\" | \"evidence\" | \"runtime\" | \"ui\" | OpenString")]
+    #[tsify(
+        optional,
+        type = "\"artifact\" | \"evidence\" | \"runtime\" | \"ui\" | OpenString"
+    )]
     pub owner: Option<String>,
     #[tsify(optional)]
     pub path: Option<String>,

@@ -1,0 +1,148 @@
+// The projector's JS-side guarantees: structural sharing, immutability of returned states,
+// idempotency, lazy materialization, and clear errors on bad input with the state unchanged.
+// Runs on generated streams (no reference data needed).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { pkgEntry } from "./reference.mjs";
+
+const api = await import(pkgEntry);
+
+function deepFreeze(value, seen = new Set()) {
+  if (value === null || typeof value !== "object" || seen.has(value)) return value;
+  seen.add(value);
+  Object.freeze(value);
+  for (const k of Object.keys(value)) deepFreeze(value[k], seen);
+  return value;
+}
+
+const STATE_KEYS = [
+  "runtime", "messages", "timeline", "graph", "tools", "toolCalls", "mcp", "actions",
+  "artifacts", "evidence", "diagnostics", "subagents", "readModel", "hydration", "ephemeralUi",
+];
+
+test("long stream: states are immutable, share unchanged subtrees, and equal the batch", () => {
+  const events = api.generateRuntimeEvents(3000, 11, { subagentRate: 0.5, actionRate: 0.4, stateDeltaRate: 0.5 });
+  const projector = api.createAgentUiProjector({ sourceCount: 2 });
+  let prev = deepFreeze(projector.getState());
+  const snapshots = [];
+  let sharedTopLevel = 0;
+  for (let i = 0; i < events.length; i++) {
+    const next = projector.apply(events[i]);
+    assert.notEqual(next, prev, "an accepted event gives a new state object");
+    assert.deepEqual(Object.keys(next), STATE_KEYS);
+    // Earlier timeline entries and read-model projections are the same objects.
+    for (const key of ["timeline"]) {
+      const a = prev[key];
+      const b = next[key];
+      for (let j = 0; j < a.length - 1; j++) assert.equal(b[j], a[j], `${key}[${j}] shared at event ${i}`);
+    }
+    for (const key of STATE_KEYS) {
+      if (next[key] === prev[key]) sharedTopLevel++;
+    }
+    deepFreeze(next);
+    if (i % 500 === 0) snapshots.push([next, JSON.stringify(next)]);
+    prev = next;
+  }
+  // Most top-level fields are untouched by a typical event.
+  assert.ok(sharedTopLevel > events.length * 5, `shared top-level fields: ${sharedTopLevel}`);
+  // Earlier states were never modified afterwards.
+  for (const [state, text] of snapshots) assert.equal(JSON.stringify(state), text);
+  assert.deepStrictEqual(prev, api.projectAgentUiState({ executionEvents: events, sourceCount: 2 }));
+});
+
+test("idempotency: a seen id and getState() return the previous object", () => {
+  const events = api.generateRuntimeEvents(200, 3);
+  const projector = api.createAgentUiProjector();
+  const state = projector.applyMany(events);
+  assert.equal(projector.getState(), state);
+  assert.equal(projector.apply(events[5]), state);
+  assert.equal(projector.applyMany(events.slice(0, 50)), state);
+  assert.equal(projector.getState(), state);
+});
+
+test("applyMany equals apply one by one and the batch", () => {
+  const events = api.generateRuntimeEvents(600, 9, { toolFailureRate: 0.3 });
+  const a = api.createAgentUiProjector();
+  a.applyMany(events.slice(0, 250));
+  const viaMany = a.applyMany(events.slice(250));
+  const b = api.createAgentUiProjector();
+  let viaOne;
+  for (const e of events) viaOne = b.apply(e);
+  assert.deepStrictEqual(viaMany, viaOne);
+  assert.deepStrictEqual(viaMany, api.project(events));
+  assert.deepStrictEqual(api.project({ executionEvents: events }), api.projectAgentUiState({ executionEvents: events }));
+});
+
+test("createProjector: apply returns a change summary; getState materializes lazily", () => {
+  const events = api.generateRuntimeEvents(300, 4);
+  const projector = api.createProjector();
+  for (const e of events.slice(0, 100)) {
+    const change = projector.apply(e);
+    assert.equal(change.accepted, true);
+  }
+  assert.deepEqual(projector.apply(events[0]), { accepted: false, eventCount: 100 });
+  const s1 = projector.getState();
+  assert.equal(projector.getState(), s1);
+  assert.deepEqual(projector.applyMany(events.slice(100)), { accepted: 200, eventCount: 300 });
+  const s2 = projector.getState();
+  assert.notEqual(s2, s1);
+  assert.equal(s2.hydration.eventCount, 300);
+  assert.deepStrictEqual(s2, api.projectAgentUiState({ executionEvents: events }));
+  projector.free();
+});
+
+test("hydrate and reset", () => {
+  const events = api.generateRuntimeEvents(120, 2);
+  const projector = api.createAgentUiProjector({ executionEvents: events.slice(0, 10), sourceCount: 4 });
+  assert.deepStrictEqual(projector.getState(), api.projectAgentUiState({ executionEvents: events.slice(0, 10), sourceCount: 4 }));
+  const withDuplicates = [...events, ...events.slice(0, 30)];
+  const hydrated = projector.hydrate({ executionEvents: withDuplicates, sourceCount: 1 });
+  assert.deepStrictEqual(hydrated, api.projectAgentUiState({ executionEvents: events, sourceCount: 1 }));
+  hydrated.readModel.events.forEach((p, i) => assert.equal(p.source, events[i]));
+  const empty = projector.reset();
+  assert.deepStrictEqual(empty, api.projectAgentUiState());
+  assert.equal(empty.hydration.eventCount, 0);
+  const after = projector.apply(events[0]);
+  assert.equal(after.readModel.events[0].source, events[0]);
+});
+
+test("bad input: TypeError with a clear message, state unchanged", () => {
+  const events = api.generateRuntimeEvents(20, 1);
+  const projector = api.createAgentUiProjector();
+  const state = projector.applyMany(events.slice(0, 10));
+  const cyclic = { ...events[10] };
+  cyclic.self = cyclic;
+  const getter = { ...events[10] };
+  Object.defineProperty(getter, "payload", { enumerable: true, get() { throw new Error("boom"); } });
+  const bad = [
+    undefined, null, 5, "text", [], [events[10]], cyclic, { ...events[10], big: 1n }, getter,
+    { ...events[10], id: "" }, { ...events[10], id: 7 }, { kind: "tool" }, { ...events[10], refIds: "x" },
+  ];
+  for (const input of bad) {
+    assert.throws(() => projector.apply(input), (error) => {
+      assert.ok(error instanceof TypeError, `TypeError for ${String(input)}`);
+      assert.match(error.message, /createAgentUiProjector\.apply/);
+      return true;
+    });
+    assert.equal(projector.getState(), state, "state unchanged");
+  }
+  assert.throws(() => projector.applyMany([events[10], null]), TypeError);
+  assert.throws(() => projector.applyMany([events[10], { ...events[11], id: "" }]), TypeError);
+  assert.throws(() => projector.applyMany("nope"), TypeError);
+  assert.equal(projector.getState(), state, "a failed applyMany changes nothing");
+  assert.throws(() => projector.hydrate({ executionEvents: [null] }), TypeError);
+  assert.equal(projector.getState(), state);
+  assert.deepStrictEqual(projector.apply(events[10]), api.projectAgentUiState({ executionEvents: events.slice(0, 11) }));
+  assert.throws(() => api.projectAgentUiState({ executionEvents: [cyclic] }), TypeError);
+  assert.throws(() => api.projectAgentUiState({ executionEvents: "x" }), TypeError);
+  assert.throws(() => api.project(5), TypeError);
+});
+
+test("wire strings: U+0000-prefixed strings survive, the event object is returned as is", () => {
+  const [event] = api.generateRuntimeEvents(1, 1);
+  const odd = { ...event, title: "\u0000u", detail: "\u0000e0 and more" };
+  const state = api.projectAgentUiState({ executionEvents: [odd] });
+  assert.equal(state.readModel.events[0].title, "\u0000u");
+  assert.equal(state.readModel.events[0].source, odd);
+  assert.equal(state.timeline[0].title, "\u0000u");
+});

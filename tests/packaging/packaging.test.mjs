@@ -1,0 +1,137 @@
+// Packaging: the npm tarball of pkg/ works (1) in plain Node ESM, (2) in a Vite + React app
+// built for production and rendered in headless Chromium, (3) in a plain page without a bundler.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const root = join(here, "..", "..");
+const pkgDir = join(root, "pkg");
+const appDir = join(here, "app");
+const PKG_NAME = "@limecloud/agent-runtime-projection-wasm";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const api = await import(join(pkgDir, "index.node.js"));
+const work = mkdtempSync(join(tmpdir(), "pkg-check-"));
+let browserContext;
+
+before(() => {
+  // npm pack: exactly what a registry install would unpack.
+  const out = execFileSync("npm", ["pack", pkgDir, "--pack-destination", work, "--json"], { encoding: "utf8" });
+  const tarball = join(work, JSON.parse(out)[0].filename);
+  const target = join(appDir, "node_modules", ...PKG_NAME.split("/"));
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"]);
+});
+
+after(async () => {
+  if (browserContext) await browserContext.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function browser() {
+  if (!browserContext) {
+    const { chromium } = await import("playwright-core");
+    browserContext = await chromium.launchPersistentContext(mkdtempSync(join(work, "profile-")), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ],
+    });
+  }
+  return browserContext;
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
+
+/** A static server over `mounts` ({urlPrefix: dir}). */
+async function serve(mounts) {
+  const server = createServer((req, res) => {
+    const url = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    for (const [prefix, dir] of Object.entries(mounts)) {
+      if (!url.startsWith(prefix)) continue;
+      let file = normalize(join(dir, url.slice(prefix.length)));
+      if (!file.startsWith(dir)) break;
+      try {
+        if (statSync(file).isDirectory()) file = join(file, "index.html");
+        const body = readFileSync(file);
+        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+        res.end(body);
+        return;
+      } catch {}
+    }
+    res.writeHead(404);
+    res.end("not found");
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, origin: `http://127.0.0.1:${server.address().port}` };
+}
+
+async function render(origin, path, selector) {
+  const context = await browser();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
+  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && errors.push(`${r.status()} ${r.url()}`));
+  await page.goto(origin + path);
+  await page.waitForSelector(selector, { timeout: 15000 });
+  return { page, errors };
+}
+
+test("plain Node ESM: import by package name from an installed tarball", () => {
+  const script = `
+    import * as m from "${PKG_NAME}";
+    import { createRequire } from "node:module";
+    const f = m.getAgentUiFixture("text-basic");
+    const s = m.projectAgentUiState({ executionEvents: f.events });
+    const schemaFile = createRequire(import.meta.url).resolve("${PKG_NAME}/schemas/agent-runtime-event.v0.1.schema.json");
+    console.log(JSON.stringify({ status: s.runtime.status, n: s.readModel.events.length, keys: Object.keys(m).length, schemaFile: !!schemaFile }));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: appDir, encoding: "utf8" }));
+  const expected = api.projectAgentUiState({ executionEvents: api.getAgentUiFixture("text-basic").events });
+  assert.equal(out.status, expected.runtime.status);
+  assert.equal(out.n, expected.readModel.events.length);
+  assert.equal(out.keys, Object.keys(api).length);
+  assert.ok(out.schemaFile);
+});
+
+test("Vite + React production build renders a projected fixture in Chromium", async () => {
+  const { build } = await import("vite");
+  await build({ root: appDir, configFile: join(appDir, "vite.config.mjs") });
+  const { server, origin } = await serve({ "/": join(appDir, "dist") });
+  try {
+    const { page, errors } = await render(origin, "/", "#status");
+    const expected = api.projectAgentUiState({ executionEvents: api.getAgentUiFixture("tool-success").events });
+    assert.equal(await page.textContent("#status"), expected.runtime.status);
+    assert.equal(await page.textContent("#events"), String(expected.readModel.events.length));
+    assert.equal(await page.textContent("#same"), "true");
+    assert.deepEqual(await page.$$eval("#timeline li", (lis) => lis.map((li) => li.textContent)), expected.timeline.map((e) => e.title));
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.close();
+  }
+});
+
+test("plain page without a bundler imports the browser entry", async () => {
+  const { server, origin } = await serve({ "/pkg/": join(appDir, "node_modules", ...PKG_NAME.split("/")), "/": join(here, "plain") });
+  try {
+    const { page, errors } = await render(origin, "/", "#out:not(:text('loading'))");
+    const out = JSON.parse(await page.textContent("#out"));
+    const expected = api.projectAgentUiState({ executionEvents: api.getAgentUiFixture("hitl-action").events });
+    assert.deepEqual(out, { status: expected.runtime.status, events: expected.readModel.events.length, timeline: expected.timeline.length });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.close();
+  }
+});

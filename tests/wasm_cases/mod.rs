@@ -1,0 +1,192 @@
+//! Binding tests shared by the Node (`wasm_node.rs`) and Chromium (`wasm_browser.rs`) runs:
+//! the bindings exercised on the embedded conformance fixtures and generated streams.
+
+use agent_runtime_projection::wasm::api;
+use agent_runtime_projection::wasm::projector::WasmProjector;
+use serde_json::Value;
+
+fn load(text: &str) -> usize {
+    api::set_input(text)
+}
+
+fn fixtures() -> Vec<Value> {
+    match serde_json::from_str(&api::fixtures_json()) {
+        Ok(Value::Array(items)) => items,
+        other => panic!("fixtures_json is not an array: {other:?}"),
+    }
+}
+
+fn events_of(fixture: &Value) -> Vec<Value> {
+    fixture["events"].as_array().cloned().unwrap_or_default()
+}
+
+fn json(v: &Value) -> String {
+    serde_json::to_string(v).expect("serializable")
+}
+
+pub fn constants_are_complete() {
+    let c: Value = serde_json::from_str(&api::constants_json()).expect("constants JSON");
+    assert_eq!(c["fixtureSchemaVersion"], "agent-ui-fixture/v0.1");
+    assert_eq!(c["eventClasses"].as_array().map(Vec::len), Some(48));
+    assert_eq!(c["legacyTerminalClasses"].as_array().map(Vec::len), Some(6));
+    let schemas = c["schemas"].as_object().expect("schemas");
+    let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "runtimeEvent",
+            "runtimeStateDelta",
+            "projectionState",
+            "runtimeCapabilityManifest",
+            "projectionEvent"
+        ]
+    );
+    assert!(api::is_agent_ui_event_class("action.required"));
+    assert!(!api::is_agent_ui_event_class("Action.required"));
+}
+
+pub fn fixtures_validate_and_verify_clean() {
+    let all = fixtures();
+    assert_eq!(all.len(), 13);
+    for f in &all {
+        let issues = api::collect_issues("fixture", load(&json(f)), "$").expect("collect");
+        assert_eq!(issues, "[]", "fixture {} issues", f["id"]);
+        let violations = api::verify_sequence(load(&json(&f["events"]))).expect("verify");
+        assert_eq!(violations, "[]", "fixture {} violations", f["id"]);
+        let replay: Value =
+            serde_json::from_str(&api::replay_fixture(load(&json(f))).expect("replay"))
+                .expect("replay JSON");
+        assert_eq!(replay["fixtureId"], f["id"]);
+        assert_eq!(replay["passed"], true, "fixture {} replay passes", f["id"]);
+    }
+}
+
+pub fn validators_report_issues_in_order() {
+    let issues: Value = serde_json::from_str(
+        &api::collect_issues("runtimeEvent", load("null"), "$.x").expect("collect"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        issues,
+        serde_json::json!([{"code": "schema_mismatch", "path": "$.x", "message": "Runtime event must be an object."}])
+    );
+    assert!(api::collect_issues("nope", load("{}"), "$").is_err());
+}
+
+pub fn sequence_verifier_is_incremental() {
+    let base = serde_json::json!({"schemaVersion": "lime-runtime-event/v0.1", "runtimeId": "r", "turnId": "turn",
+        "sequence": 1, "kind": "tool", "status": "running", "title": "T", "createdAt": "2026-06-10T00:00:00.000Z"});
+    let mut a = base.clone();
+    a["id"] = "a".into();
+    a["eventClass"] = "tool.result".into();
+    a["toolCallId"] = "t".into();
+    let mut v = api::WasmSequenceVerifier::new();
+    let first: Value = serde_json::from_str(&v.push(load(&json(&a))).expect("push")).expect("JSON");
+    assert_eq!(first[0]["code"], "tool_result_without_start");
+    let mut c = base.clone();
+    c["id"] = "c".into();
+    c["eventClass"] = "turn.completed".into();
+    let second = v.push(load(&json(&c))).expect("push");
+    assert_eq!(second, "[]");
+    let all: Value = serde_json::from_str(&v.violations()).expect("JSON");
+    assert_eq!(all.as_array().map(Vec::len), Some(1));
+}
+
+pub fn terminal_helpers() {
+    assert_eq!(
+        api::normalize_runtime_status_value(Some(" Completed ".into())).as_deref(),
+        Some("completed")
+    );
+    assert_eq!(api::normalize_runtime_status_value(Some("  ".into())), None);
+    assert!(api::is_runtime_turn_terminal_event_class(Some(
+        " TURN.FAILED ".into()
+    )));
+    assert!(api::is_legacy_runtime_turn_terminal_event_class(Some(
+        "Done".into()
+    )));
+    assert!(!api::is_runtime_terminal_status_value(Some(
+        "cancelled".into()
+    )));
+    assert_eq!(
+        api::runtime_turn_terminal_projection_from_status(Some("idle".into())),
+        None
+    );
+    let p: Value = serde_json::from_str(&api::runtime_turn_terminal_projection_from_kind("failed"))
+        .expect("JSON");
+    assert_eq!(
+        p,
+        serde_json::json!({"kind": "failed", "eventClass": "turn.failed", "status": "failed", "phase": "failed"})
+    );
+}
+
+/// Incremental (one event at a time, patches replayed) equals batch, for every fixture and a
+/// generated stream; event objects come back as wire references.
+pub fn projector_matches_batch() {
+    let mut streams: Vec<Vec<Value>> = fixtures().iter().map(events_of).collect();
+    let generated: Value = serde_json::from_str(
+        &api::generate_events(400, 7, "{\"subagentRate\":0.5}").expect("generate"),
+    )
+    .expect("JSON");
+    streams.push(generated.as_array().cloned().unwrap_or_default());
+    for events in streams {
+        let batch =
+            api::project(load(&json(&Value::Array(events.clone()))), None).expect("project");
+        let mut p = WasmProjector::new(None);
+        let mut patches = 0;
+        for (i, e) in events.iter().enumerate() {
+            assert!(p.apply(load(&json(e)), i as u32).expect("apply"));
+            if i % 7 == 0 {
+                assert!(p.take_patch().starts_with("{\"full\":"));
+                patches += 1;
+            }
+        }
+        assert!(patches > 0);
+        assert_eq!(p.state(), batch);
+        assert!(
+            batch.contains("\"source\":\"\\u0000e0\""),
+            "events are wire references"
+        );
+        // A duplicate id is not accepted.
+        if let Some(first) = events.first() {
+            assert!(!p.apply(load(&json(first)), 99_999).expect("apply"));
+        }
+        assert_eq!(p.state(), batch);
+    }
+}
+
+pub fn bad_input_is_refused_without_change() {
+    let events: Value =
+        serde_json::from_str(&api::generate_events(30, 2, "{}").expect("generate")).expect("JSON");
+    let events = events.as_array().cloned().unwrap_or_default();
+    let mut p = WasmProjector::new(Some(1.0));
+    for (i, e) in events.iter().take(10).enumerate() {
+        p.apply(load(&json(e)), i as u32).expect("apply");
+    }
+    let before = p.state();
+    for bad in [
+        "null",
+        "5",
+        "\"x\"",
+        "[]",
+        "{}",
+        "{\"id\":\"\"}",
+        "{\"id\":7}",
+        "{\"id\":\"a\",\"refIds\":\"x\"}",
+        "{not json",
+        "",
+    ] {
+        assert!(p.apply(load(bad), 10).is_err(), "refused: {bad}");
+        assert_eq!(p.state(), before, "unchanged after {bad}");
+    }
+    let mixed = format!("[{},null]", json(&events[10]));
+    assert!(p.apply_many(load(&mixed), 10).is_err());
+    assert_eq!(p.state(), before, "a failed apply_many changes nothing");
+    assert!(api::project(load("{\"executionEvents\":[]}"), None).is_err());
+    assert!(api::generate_events(3, 1, "{bad").is_err());
+}
+
+pub fn input_buffer_handles_non_ascii() {
+    let text = "{\"id\":\"evt_\u{4e2d}\u{6587}\",\"kind\":\"note\",\"status\":\"completed\",\"title\":\"\u{1F600} \u{00e9}\",\"createdAt\":\"t\"}";
+    let state = api::project(load(&format!("[{text}]")), Some(1.0)).expect("project");
+    assert!(state.contains("\u{1F600} \u{00e9}"));
+}

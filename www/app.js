@@ -366,19 +366,10 @@ function seek(k) {
   }
 }
 
-let renderQueued = false;
-function scheduleRender() {
-  if (renderQueued) return;
-  renderQueued = true;
-  requestAnimationFrame(() => {
-    renderQueued = false;
-    renderNow();
-  });
-}
-
+/** Seeks and redraws at once (buttons, keys, clicks). */
 function seekAndRender(k) {
   seek(k);
-  scheduleRender();
+  renderNow();
 }
 
 // -------------------------------------------------------------------------------------------
@@ -734,9 +725,19 @@ function wire() {
     if (next !== undefined) seekAndRender(next + 1);
   });
   const scrub = /** @type {HTMLInputElement} */ ($("scrubber"));
+  // Dragging the scrubber fires many input events: seek at most once per frame.
+  let scrubTarget = -1;
   scrub.addEventListener("input", () => {
     stopPlay();
-    seekAndRender(Number(scrub.value));
+    const first = scrubTarget < 0;
+    scrubTarget = Number(scrub.value);
+    if (!first) return;
+    requestAnimationFrame(() => {
+      const k = scrubTarget;
+      scrubTarget = -1;
+      seek(k);
+      renderNow();
+    });
   });
   document.addEventListener("keydown", (e) => {
     const t = e.target;
@@ -813,6 +814,7 @@ window.playground = {
     renderNow();
   },
   replayRate: () => app.replayRate,
+  fixtures: () => app.fixtures.map((f) => ({ id: f.id, expected: f.expected, eventCount: f.events.length })),
   validating: () => app.validating,
 };
 

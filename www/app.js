@@ -30,6 +30,7 @@ const app = {
   issues: new Map(), // event index -> [{code, path, message}]
   violations: [],
   rejected: new Map(), // event index -> message (the projector refused the event)
+  flagsDirty: false,
   flagged: [], // sorted indices with any issue
   validating: false,
   step: 0,
@@ -114,6 +115,7 @@ async function loadSource(source, events, wantStep) {
   app.issues = new Map();
   app.violations = [];
   app.rejected = new Map();
+  app.flagsDirty = false;
   app.flagged = [];
   app.stats.reset();
   app.replayRate = null;
@@ -167,7 +169,7 @@ function loadPasted(text, wantStep) {
   const note = $("paste-note");
   setChildren(
     note,
-    `${fmtInt(events.length)} events read`,
+    `${fmtInt(events.length)} event${events.length === 1 ? "" : "s"} read`,
     envelopes ? ` (${fmtInt(envelopes)} canonical envelopes normalized)` : "",
     errors.length ? h("div", { class: "bad", text: `${errors.length} lines are not JSON (first: line ${errors[0].line}: ${errors[0].message})` }) : null,
     failed.length ? h("div", { class: "bad", text: `${failed.length} envelopes could not be normalized (first: item ${failed[0].index + 1}: ${failed[0].message})` }) : null
@@ -309,10 +311,7 @@ function applyOne(i) {
   } catch (e) {
     if (!app.rejected.has(i)) {
       app.rejected.set(i, errText(e));
-      if (!app.validating) {
-        updateFlags();
-        renderValidation();
-      }
+      app.flagsDirty = true;
     }
   }
   app.stats.add((performance.now() - t0) * 1000);
@@ -340,7 +339,10 @@ function applyQuiet(i) {
   try {
     app.projector.apply(app.events[i]);
   } catch (e) {
-    if (!app.rejected.has(i)) app.rejected.set(i, errText(e));
+    if (!app.rejected.has(i)) {
+      app.rejected.set(i, errText(e));
+      app.flagsDirty = true;
+    }
   }
 }
 
@@ -360,10 +362,6 @@ function seek(k) {
   }
   app.step = k;
   app.lastSeekMs = performance.now() - t0;
-  if (app.rejected.size && !app.validating) {
-    updateFlags();
-    renderValidation();
-  }
 }
 
 /** Seeks and redraws at once (buttons, keys, clicks). */
@@ -453,12 +451,22 @@ async function replayAll() {
 
 function renderNow() {
   const t0 = performance.now();
+  if (app.flagsDirty && !app.validating) {
+    // Events the projector refused since the last frame join the flagged ones (once per frame).
+    app.flagsDirty = false;
+    updateFlags();
+    renderValidation();
+  }
   const s = app.projector.getState();
   const prev = app.shown;
   const hasPrev = prev !== undefined;
   const changed = (k) => !hasPrev || prev[k] !== s[k];
 
-  if (changed("messages")) renderMessages($("p-messages"), s.messages);
+  if (changed("messages")) {
+    const box = $("p-messages");
+    renderMessages(box, s.messages);
+    box.scrollTop = box.scrollHeight; // newest part in view, as in a chat
+  }
   if (changed("timeline")) renderTimeline($("p-timeline"), s.timeline);
   if (changed("graph")) renderGraph($("p-graph"), s.graph);
   if (changed("toolCalls") || changed("mcp")) renderTools($("p-tools"), s.toolCalls, s.mcp);

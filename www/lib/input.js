@@ -38,16 +38,12 @@ function unwrap(v) {
   return [v];
 }
 
-/** True for the canonical envelope shape `{eventId, type, timestamp, sessionId, ...}`. */
+/**
+ * True for the canonical envelope shape `{eventId, type, timestamp, sessionId, ...}`: an object
+ * with `eventId` and no `id` (the same rule as the package's `normalizeRuntimeEvent`).
+ */
 export function isEnvelope(item) {
-  return (
-    item !== null &&
-    typeof item === "object" &&
-    !Array.isArray(item) &&
-    !("id" in item) &&
-    !("eventClass" in item) &&
-    ("eventId" in item || "type" in item)
-  );
+  return item !== null && typeof item === "object" && !Array.isArray(item) && !("id" in item) && "eventId" in item;
 }
 
 /**

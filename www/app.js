@@ -71,17 +71,23 @@ async function loadPackage() {
   return { api, pj };
 }
 
-/** Makes a projector; asks for secret redaction when the package knows the option. */
+/**
+ * Makes a projector: the lean one (`createProjector`: apply returns a small summary, the state is
+ * built only when asked for) when the package has it, else `createAgentUiProjector`.
+ * Secret redaction is turned on when the package lists `redactSecrets` among its projector
+ * options (`PROJECTOR_OPTIONS`); this package version may not offer it.
+ */
 function makeProjector() {
   const api = app.api;
   const factory = typeof api.createProjector === "function" ? api.createProjector : api.createAgentUiProjector;
+  const known = Array.isArray(api.PROJECTOR_OPTIONS) ? api.PROJECTOR_OPTIONS : [];
   let p;
-  try {
-    p = factory({ redactSecrets: true });
-    app.redact = "requested";
-  } catch {
+  if (known.includes("redactSecrets")) {
+    p = factory(undefined, { redactSecrets: true });
+    app.redact = "on";
+  } else {
     p = factory();
-    app.redact = "unsupported";
+    app.redact = "not offered by this package";
   }
   if (typeof p.getState !== "function" || typeof p.apply !== "function") throw new Error("The package's projector lacks getState/apply.");
   return p;
@@ -120,6 +126,7 @@ async function loadSource(source, events, wantStep) {
   app.stats.reset();
   app.replayRate = null;
   app.lastSeekMs = NaN;
+  if (app.projector && typeof app.projector.free === "function") app.projector.free();
   app.projector = makeProjector();
   app.step = 0;
   app.shown = undefined;

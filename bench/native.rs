@@ -7,6 +7,7 @@
 
 use agent_runtime_projection::contract::validation::collect_runtime_event_issues;
 use agent_runtime_projection::generator::{generate, GenOptions};
+use agent_runtime_projection::projection::projector::{project, Projector};
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Instant;
@@ -56,7 +57,6 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 /// The `q` quantile (0..=1) of sorted samples.
-#[allow(dead_code)]
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -139,9 +139,162 @@ fn main() {
     }
 }
 
-/// Projection rows (filled in once the projector is merged).
-fn projection_rows(_cfg: &Config, _events: &[Value]) -> Vec<Row> {
-    Vec::new()
+/// Per-call statistics (µs) of a stream applied one event at a time.
+struct PerEvent {
+    p50: f64,
+    p99: f64,
+    first: f64,
+    last: f64,
+}
+
+impl PerEvent {
+    fn of(times: Vec<f64>) -> PerEvent {
+        let tenth = (times.len() / 10).max(1);
+        let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+        let first = mean(&times[..tenth.min(times.len())]);
+        let last = mean(&times[times.len().saturating_sub(tenth)..]);
+        let mut sorted = times;
+        sorted.sort_by(f64::total_cmp);
+        PerEvent {
+            p50: quantile(&sorted, 0.5),
+            p99: quantile(&sorted, 0.99),
+            first,
+            last,
+        }
+    }
+
+    /// The median of each statistic over several runs.
+    fn median_of(runs: Vec<PerEvent>) -> PerEvent {
+        let pick = |f: fn(&PerEvent) -> f64| median(runs.iter().map(f).collect());
+        PerEvent {
+            p50: pick(|r| r.p50),
+            p99: pick(|r| r.p99),
+            first: pick(|r| r.first),
+            last: pick(|r| r.last),
+        }
+    }
+
+    fn ratio(&self) -> f64 {
+        self.last / self.first
+    }
+}
+
+/// Apply `events` one at a time to a new projector, timing each call of `step`.
+fn per_event(events: &[Value], mut step: impl FnMut(&mut Projector, Value, u32)) -> PerEvent {
+    let owned: Vec<Value> = events.to_vec();
+    let mut projector = Projector::new(None);
+    let mut times = Vec::with_capacity(owned.len());
+    for (i, event) in owned.into_iter().enumerate() {
+        let start = Instant::now();
+        step(&mut projector, event, i as u32);
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    black_box(&projector);
+    PerEvent::of(times)
+}
+
+/// Batch projection, per-event apply and its growth, patches, state, hydrate.
+fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (n, runs) in [
+        (cfg.sizes[0], cfg.runs_small),
+        (cfg.sizes[1], cfg.runs_large),
+        (cfg.sizes[2], cfg.runs_large),
+    ] {
+        let slice = &events[..n.min(events.len())];
+        let t = time_ms(runs, || (), |()| project(slice, None));
+        rows.push(Row::new(
+            "batch `project`",
+            slice.len(),
+            format!("{} ({}/event)", ms(t), us(t * 1e3 / slice.len() as f64)),
+            "",
+        ));
+    }
+
+    let n = events.len();
+    let apply = PerEvent::median_of(
+        (0..cfg.runs_large)
+            .map(|_| {
+                per_event(events, |p, e, i| {
+                    let _ = black_box(p.apply(e, i));
+                })
+            })
+            .collect(),
+    );
+    rows.push(Row::new(
+        "`Projector::apply`: p50 / p99",
+        n,
+        format!("{} / {}", us(apply.p50), us(apply.p99)),
+        "",
+    ));
+    rows.push(Row::new(
+        "`Projector::apply`: mean first 10% / last 10% (ratio)",
+        n,
+        format!(
+            "{} / {} ({:.2})",
+            us(apply.first),
+            us(apply.last),
+            apply.ratio()
+        ),
+        "ratio < 1.5",
+    ));
+
+    let n_mid = cfg.sizes[1].min(n);
+    let patched = PerEvent::median_of(
+        (0..cfg.runs_large)
+            .map(|_| {
+                per_event(&events[..n_mid], |p, e, i| {
+                    let _ = p.apply(e, i);
+                    let mut out = String::new();
+                    p.take_patch().write_json(&mut out);
+                    black_box(out);
+                })
+            })
+            .collect(),
+    );
+    rows.push(Row::new(
+        "`apply` + `take_patch` + patch JSON, every event: p50 / p99",
+        n_mid,
+        format!("{} / {}", us(patched.p50), us(patched.p99)),
+        "",
+    ));
+    rows.push(Row::new(
+        "  same: mean first 10% / last 10% (ratio)",
+        n_mid,
+        format!(
+            "{} / {} ({:.2})",
+            us(patched.first),
+            us(patched.last),
+            patched.ratio()
+        ),
+        "ratio < 1.5",
+    ));
+
+    let mut full = Projector::new(None);
+    for (i, e) in events.iter().enumerate() {
+        let _ = full.apply(e.clone(), i as u32);
+    }
+    let state = time_ms(cfg.runs_small, || (), |()| full.state().to_json().len());
+    rows.push(Row::new(
+        "`Projector::state` + JSON text after the stream",
+        n,
+        ms(state),
+        "",
+    ));
+
+    for (n, runs) in [(cfg.sizes[1], cfg.runs_large), (cfg.sizes[2], cfg.runs_large)] {
+        let slice = &events[..n.min(events.len())];
+        let t = time_ms(
+            runs,
+            || (Projector::new(None), slice.to_vec()),
+            |(mut p, evs)| {
+                p.hydrate(evs, None);
+                p
+            },
+        );
+        rows.push(Row::new("`Projector::hydrate`", slice.len(), ms(t), ""));
+    }
+    rows
 }
 
 /// `collect_runtime_event_issues` on every event, one call per event.

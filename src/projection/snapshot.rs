@@ -130,3 +130,69 @@ pub fn project_from_session_snapshot_with(
         None => state,
     }
 }
+
+/// `projectAgentUiStateFromSessionSnapshot(input)` with the crate's batch projection.
+/// `Val::Event(i)` in the result is the i-th event of the list `snapshot_events` selects.
+pub fn project_from_session_snapshot(input: &Value) -> Val {
+    project_from_session_snapshot_with(input, &crate::projection::projector::project)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::val::deep_equal;
+    use serde_json::json;
+
+    fn fake_project(events: &[Value], sc: Option<f64>) -> Val {
+        Obj::new()
+            .k("runtime", Val::Num(events.len() as f64))
+            .k("messages", Val::arr(vec![]))
+            .k("sourceCount", Val::Num(sc.unwrap_or(0.0)))
+            .into_val()
+    }
+
+    #[test]
+    fn events_from_read_model_and_messages_replace_parts() {
+        let input = json!({
+            "readModel": {"sourceCount": 2, "events": [{"source": {"id": "a"}}, {"source": {"id": "b"}}]},
+            "messages": [{"id": "m1", "role": "  ", "text": "hi", "refs": ["r"]}, {"id": 7, "content": null}]
+        });
+        let (events, list) = snapshot_events(&input);
+        assert_eq!(events.len(), 2);
+        assert_eq!(list, SnapshotEventList::ReadModelSources);
+        let s = project_from_session_snapshot_with(&input, &fake_project);
+        assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(2.0));
+        assert_eq!(s.get("sourceCount").and_then(Val::as_f64), Some(2.0));
+        let keys: Vec<&str> = s.as_obj().map(|o| o.keys().collect()).unwrap_or_default();
+        assert_eq!(keys, vec!["runtime", "messages", "sourceCount"]);
+        let want = Val::from_json(&json!([
+            {"type": "text", "partId": "message:m1", "messageId": "m1", "role": "assistant",
+             "text": "hi", "state": "final", "sourceEventId": "message:m1", "refs": ["r"]},
+            {"type": "text", "partId": "message:7", "messageId": 7, "role": "assistant",
+             "text": "", "state": "final", "sourceEventId": "message:7"}
+        ]));
+        // createdAt (both) and refs (second) are present and undefined.
+        let mut want_parts: Vec<Val> = want.as_arr().unwrap_or(&[]).to_vec();
+        for (i, p) in want_parts.iter_mut().enumerate() {
+            let mut o = p.as_obj().cloned().unwrap_or_default();
+            o.set("createdAt", Val::Undef);
+            if i == 1 {
+                o.set("refs", Val::Undef);
+            }
+            *p = o.into_val();
+        }
+        let got = s.get("messages").cloned().unwrap_or(Val::Undef);
+        assert!(deep_equal(&got, &Val::arr(want_parts)), "{}", got.to_json());
+    }
+
+    #[test]
+    fn explicit_empty_execution_events_win() {
+        let input =
+            json!({"executionEvents": [], "readModel": {"events": [{"source": {"id": "a"}}]}});
+        let (events, list) = snapshot_events(&input);
+        assert!(events.is_empty());
+        assert_eq!(list, SnapshotEventList::ExecutionEvents);
+        let s = project_from_session_snapshot_with(&input, &fake_project);
+        assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(0.0));
+    }
+}

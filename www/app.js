@@ -33,7 +33,10 @@ const app = {
   flagsDirty: false,
   flagged: [], // sorted indices with any issue
   validating: false,
-  step: 0,
+  step: 0, // events applied in the state on screen
+  projStep: 0, // events applied to the projector (differs from `step` while showing a cached state)
+  cache: new Map(), // step -> state, recently shown states (they share unchanged subtrees)
+  cacheLimit: 64,
   projector: null,
   redact: "off",
   shown: undefined, // state on screen
@@ -129,6 +132,10 @@ async function loadSource(source, events, wantStep) {
   if (app.projector && typeof app.projector.free === "function") app.projector.free();
   app.projector = makeProjector();
   app.step = 0;
+  app.projStep = 0;
+  app.cache = new Map();
+  // Recent states kept for instant back/forward; fewer for long streams (big arrays per state).
+  app.cacheLimit = Math.max(8, Math.min(256, Math.floor(2_000_000 / Math.max(1, events.length))));
   app.shown = undefined;
   eventList.setEvents(events);
   /** @type {HTMLInputElement} */ ($("scrubber")).max = String(events.length);
@@ -353,22 +360,44 @@ function applyQuiet(i) {
   }
 }
 
-/** Moves to `k` (number of events applied). Forward by one is one timed apply. */
+/** Brings the projector to `k` events: forward incrementally, backward by reset + replay. */
+function moveProjectorTo(k) {
+  if (k === app.projStep) return;
+  if (k === app.projStep + 1) {
+    applyOne(app.projStep);
+  } else if (k > app.projStep) {
+    applyRange(app.projStep, k);
+  } else {
+    app.projector.reset();
+    applyRange(0, k);
+  }
+  app.projStep = k;
+}
+
+/**
+ * Moves to step `k` (number of events applied). A recently shown step comes from the state
+ * cache at once; otherwise the projector moves there (one timed apply for a single step forward).
+ */
 function seek(k) {
   const n = app.events.length;
   k = Math.max(0, Math.min(n, Math.trunc(k)));
   if (k === app.step) return;
   const t0 = performance.now();
-  if (k === app.step + 1) {
-    applyOne(app.step);
-  } else if (k > app.step) {
-    applyRange(app.step, k);
-  } else {
-    app.projector.reset();
-    applyRange(0, k);
-  }
+  if (!app.cache.has(k)) moveProjectorTo(k);
   app.step = k;
   app.lastSeekMs = performance.now() - t0;
+}
+
+/** The state at the current step: from the cache, or materialized by the projector. */
+function currentState() {
+  const cached = app.cache.get(app.step);
+  if (cached !== undefined) {
+    app.cache.delete(app.step); // refresh its place in the LRU order
+  }
+  const s = cached !== undefined ? cached : (moveProjectorTo(app.step), app.projector.getState());
+  app.cache.set(app.step, s);
+  while (app.cache.size > app.cacheLimit) app.cache.delete(app.cache.keys().next().value);
+  return s;
 }
 
 /** Seeks and redraws at once (buttons, keys, clicks). */
@@ -387,6 +416,7 @@ function stopPlay() {
 
 function startPlay() {
   if (app.step >= app.events.length) seek(0);
+  moveProjectorTo(app.step);
   app.playing = true;
   $("btn-play").textContent = "⏸ Pause";
   let last = performance.now();
@@ -398,19 +428,20 @@ function startPlay() {
     last = now;
     const frameStart = performance.now();
     if (speedSel === "max") {
-      while (app.step < app.events.length && performance.now() - frameStart < 12) {
-        applyOne(app.step);
-        app.step++;
+      while (app.projStep < app.events.length && performance.now() - frameStart < 12) {
+        applyOne(app.projStep);
+        app.projStep++;
       }
     } else {
       budget += (Number(speedSel) * dt) / 1000;
-      while (budget >= 1 && app.step < app.events.length && performance.now() - frameStart < 14) {
-        applyOne(app.step);
-        app.step++;
+      while (budget >= 1 && app.projStep < app.events.length && performance.now() - frameStart < 14) {
+        applyOne(app.projStep);
+        app.projStep++;
         budget -= 1;
       }
       if (budget > 1) budget = 1;
     }
+    app.step = app.projStep;
     renderNow();
     if (app.step >= app.events.length) {
       stopPlay();
@@ -430,6 +461,8 @@ async function replayAll() {
   btn.disabled = true;
   p.reset();
   app.step = 0;
+  app.projStep = 0;
+  app.cache = new Map();
   app.stats.reset();
   let busy = 0;
   for (let start = 0; start < events.length; start += REPLAY_CHUNK) {
@@ -438,6 +471,7 @@ async function replayAll() {
     for (let i = start; i < end; i++) applyOne(i);
     busy += performance.now() - t0;
     app.step = end;
+    app.projStep = end;
     $("fig-replay").textContent = `replaying… ${fmtInt(end)} / ${fmtInt(events.length)}`;
     await new Promise((r) => setTimeout(r, 0));
     if (token !== app.loadToken) return;
@@ -464,7 +498,7 @@ function renderNow() {
     updateFlags();
     renderValidation();
   }
-  const s = app.projector.getState();
+  const s = currentState();
   const prev = app.shown;
   const hasPrev = prev !== undefined;
   const changed = (k) => !hasPrev || prev[k] !== s[k];
@@ -822,7 +856,10 @@ window.playground = {
   get source() {
     return app.source;
   },
-  state: () => app.projector.getState(),
+  /** The state on screen (from the projector or the recent-state cache). */
+  state: () => app.shown,
+  /** The projector's own state, brought to the current step first. */
+  projectorState: () => (moveProjectorTo(app.step), app.projector.getState()),
   batchState: (k = app.step) => app.api.projectAgentUiState({ executionEvents: app.events.slice(0, k) }),
   seek: (k) => {
     seek(k);

@@ -383,9 +383,34 @@ function seek(k) {
   k = Math.max(0, Math.min(n, Math.trunc(k)));
   if (k === app.step) return;
   const t0 = performance.now();
-  if (!app.cache.has(k)) moveProjectorTo(k);
+  if (!app.cache.has(k)) {
+    if (k < app.projStep && k > 0) rebuildWithWindow(k);
+    else moveProjectorTo(k);
+  }
   app.step = k;
   app.lastSeekMs = performance.now() - t0;
+}
+
+/**
+ * Going back costs a rebuild (reset + replay of the prefix). Rebuild to a few steps before `k`
+ * and keep the states of the steps up to `k`, so that further steps back are instant.
+ */
+function rebuildWithWindow(k) {
+  const w = Math.max(0, Math.min(16, app.cacheLimit - 4));
+  const from = Math.max(0, k - w);
+  app.projector.reset();
+  applyRange(0, from);
+  app.projStep = from;
+  for (let j = from; j < k; j++) {
+    app.cache.set(j, app.projector.getState());
+    applyQuiet(j);
+    app.projStep = j + 1;
+  }
+  trimCache();
+}
+
+function trimCache() {
+  while (app.cache.size > app.cacheLimit) app.cache.delete(app.cache.keys().next().value);
 }
 
 /** The state at the current step: from the cache, or materialized by the projector. */
@@ -396,7 +421,7 @@ function currentState() {
   }
   const s = cached !== undefined ? cached : (moveProjectorTo(app.step), app.projector.getState());
   app.cache.set(app.step, s);
-  while (app.cache.size > app.cacheLimit) app.cache.delete(app.cache.keys().next().value);
+  trimCache();
   return s;
 }
 
@@ -506,7 +531,8 @@ function renderNow() {
   if (changed("messages")) {
     const box = $("p-messages");
     renderMessages(box, s.messages);
-    box.scrollTop = box.scrollHeight; // newest part in view, as in a chat
+    // Newest part in view, as in a chat; measured at the next frame to avoid a forced layout now.
+    requestAnimationFrame(() => (box.scrollTop = box.scrollHeight));
   }
   if (changed("timeline")) renderTimeline($("p-timeline"), s.timeline);
   if (changed("graph")) renderGraph($("p-graph"), s.graph);

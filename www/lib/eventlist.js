@@ -18,6 +18,7 @@ export class EventList {
     this.events = [];
     this.flags = new Map(); // index -> "issue" | "violation" | "both" | "rejected"
     this.step = 0;
+    this.follow = false;
     this.pending = false;
     viewport.addEventListener("scroll", () => this.schedule());
     viewport.addEventListener("click", (e) => {
@@ -42,12 +43,7 @@ export class EventList {
   /** Marks the first `step` events as applied and keeps the current one in view. */
   setStep(step) {
     this.step = step;
-    const cur = step - 1;
-    const top = this.viewport.scrollTop;
-    const height = this.viewport.clientHeight || 400;
-    if (cur >= 0 && (cur * ROW < top || (cur + 1) * ROW > top + height)) {
-      this.viewport.scrollTop = Math.max(0, cur * ROW - height / 2);
-    }
+    this.follow = true; // bring the current row into view at the next frame (no forced layout now)
     this.schedule();
   }
 
@@ -62,8 +58,16 @@ export class EventList {
 
   draw() {
     const n = this.events.length;
-    const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || 400;
+    if (this.follow) {
+      this.follow = false;
+      const cur = this.step - 1;
+      const top0 = this.viewport.scrollTop;
+      if (cur >= 0 && (cur * ROW < top0 || (cur + 1) * ROW > top0 + height)) {
+        this.viewport.scrollTop = Math.max(0, cur * ROW - height / 2);
+      }
+    }
+    const top = this.viewport.scrollTop;
     const first = Math.max(0, Math.floor(top / ROW) - 5);
     const last = Math.min(n, Math.ceil((top + height) / ROW) + 5);
     const frag = document.createDocumentFragment();

@@ -3,10 +3,10 @@
 
 import { h, pill, clip, fmtInt, setChildren } from "./dom.js";
 
-export const LIST_TAIL = 200;
-const MESSAGE_TAIL = 60;
+export const LIST_TAIL = 100;
+const MESSAGE_TAIL = 40;
 const TEXT_MAX = 6000;
-const GRAPH_MAX = 400;
+const GRAPH_MAX = 250;
 
 const str = (v) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 const arr = (v) => (Array.isArray(v) ? v : []);

@@ -17,7 +17,9 @@ fn reference_dir() -> Option<PathBuf> {
 /// Golden JSON to `Val`, decoding `{"$undefined": true}`.
 fn decode(v: &Value) -> Val {
     match v {
-        Value::Object(m) if m.len() == 1 && m.get("$undefined") == Some(&Value::Bool(true)) => Val::Undef,
+        Value::Object(m) if m.len() == 1 && m.get("$undefined") == Some(&Value::Bool(true)) => {
+            Val::Undef
+        }
         Value::Object(m) => {
             let mut o = Obj::new();
             for (k, x) in m {
@@ -34,7 +36,10 @@ fn decode(v: &Value) -> Val {
 fn diff(ours: &Val, gold: &Val, events: &[Value], path: &str) -> Option<String> {
     match (ours, gold) {
         (Val::Event(i), g) => {
-            let e = events.get(*i as usize).map(Val::from_json).unwrap_or_default();
+            let e = events
+                .get(*i as usize)
+                .map(Val::from_json)
+                .unwrap_or_default();
             diff(&e, g, events, path)
         }
         (Val::Arr(a), Val::Arr(b)) => {
@@ -87,7 +92,8 @@ fn apply_patch(state: &mut Val, patch: &Patch) {
                 (
                     path,
                     Box::new(move |slot: &mut Val| {
-                        let mut items: Vec<Val> = slot.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
+                        let mut items: Vec<Val> =
+                            slot.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
                         items.resize(len, Val::Undef);
                         for (i, v) in &set {
                             if let Some(s) = items.get_mut(*i) {
@@ -109,7 +115,9 @@ fn apply_patch(state: &mut Val, patch: &Patch) {
                     }
                     o.get_mut(k).expect("key just set")
                 }
-                (Val::Arr(a), Seg::Index(i)) => Rc::make_mut(a).get_mut(*i).expect("index in range"),
+                (Val::Arr(a), Seg::Index(i)) => {
+                    Rc::make_mut(a).get_mut(*i).expect("index in range")
+                }
                 _ => panic!("patch path does not exist: {path:?}"),
             };
         }
@@ -136,15 +144,24 @@ fn load_cases(dir: &PathBuf) -> Vec<Case> {
             let v: Value = serde_json::from_str(&text).expect("parse case");
             let input = &v["input"];
             let (events, sc) = if sub == "fixtures" {
-                (input["events"].as_array().cloned().unwrap_or_default(), None)
+                (
+                    input["events"].as_array().cloned().unwrap_or_default(),
+                    None,
+                )
             } else {
                 (
-                    input["executionEvents"].as_array().cloned().unwrap_or_default(),
+                    input["executionEvents"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default(),
                     input["sourceCount"].as_f64(),
                 )
             };
             cases.push(Case {
-                name: format!("{sub}/{}", f.file_stem().and_then(|s| s.to_str()).unwrap_or("?")),
+                name: format!(
+                    "{sub}/{}",
+                    f.file_stem().and_then(|s| s.to_str()).unwrap_or("?")
+                ),
                 events,
                 source_count: sc,
                 batch: decode(&v["batchState"]),

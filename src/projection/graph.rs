@@ -106,7 +106,9 @@ impl GraphAcc {
                 self.nodes.len() - 1
             }
         };
-        let Some(n) = self.nodes.get_mut(pos) else { return };
+        let Some(n) = self.nodes.get_mut(pos) else {
+            return;
+        };
         n.parent = parent_of(ev);
         n.node_type = or_nullish(std::mem::take(&mut n.node_type), || Val::str(ty));
         n.status = ev_val(ev, "status");
@@ -120,7 +122,9 @@ impl GraphAcc {
             n.source_ids.push(ev_val(ev, "id"));
         }
         n.created = or_nullish(std::mem::take(&mut n.created), || ev_val(ev, "createdAt"));
-        n.completed = or_nullish(ev_val(ev, "completedAt"), || std::mem::take(&mut n.completed));
+        n.completed = or_nullish(ev_val(ev, "completedAt"), || {
+            std::mem::take(&mut n.completed)
+        });
         let v = n.val();
         if let Some(slot) = self.items.get_mut(pos) {
             *slot = v;

@@ -25,7 +25,10 @@ fn plan_text(ev: Ev<'_>) -> Option<String> {
                 .map(|it| match it {
                     Value::String(s) => js_trim(s).to_string(),
                     Value::Object(o) => {
-                        let step = crate::contract::event::trim_str_in(o, &["step", "title", "text", "content"]);
+                        let step = crate::contract::event::trim_str_in(
+                            o,
+                            &["step", "title", "text", "content"],
+                        );
                         let status = crate::contract::event::trim_str_in(o, &["status"]);
                         match (step, status) {
                             (Some(st), Some(s)) => format!("- [{s}] {st}"),
@@ -55,7 +58,11 @@ fn message_id(ev: Ev<'_>) -> Val {
 }
 
 fn avail_state(ev: Ev<'_>) -> Val {
-    Val::str(if ev.status() == Some("failed") { "failed" } else { "available" })
+    Val::str(if ev.status() == Some("failed") {
+        "failed"
+    } else {
+        "available"
+    })
 }
 
 /// The part of one event (§3.4.1), if any.
@@ -66,7 +73,10 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
     let id = ev_val(ev, "id");
     let refs = event_refs_val(ev);
     let created = ev_val(ev, "createdAt");
-    let raw_text = || ev.raw_str(&["text", "delta", "message", "content"]).map(Val::str);
+    let raw_text = || {
+        ev.raw_str(&["text", "delta", "message", "content"])
+            .map(Val::str)
+    };
     let o = if cls == "plan.delta" || cls == "plan.final" {
         let text = raw_text()
             .or_else(|| plan_text(ev).map(Val::string))
@@ -78,7 +88,10 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .k("messageId", message_id(ev))
             .k("role", Val::str("assistant"))
             .k("text", text)
-            .k("state", Val::str(if final_ { "final" } else { "streaming" }))
+            .k(
+                "state",
+                Val::str(if final_ { "final" } else { "streaming" }),
+            )
             .k("sourceEventId", id)
             .k("createdAt", created)
             .k("refs", refs)
@@ -91,7 +104,10 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .k("messageId", message_id(ev))
             .k("role", Val::str("assistant"))
             .k("text", text)
-            .k("state", Val::str(if final_ { "final" } else { "streaming" }))
+            .k(
+                "state",
+                Val::str(if final_ { "final" } else { "streaming" }),
+            )
             .k("sourceEventId", id)
             .k("createdAt", created)
             .k("refs", refs)
@@ -102,7 +118,11 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .k("text", detail_or_title(ev))
             .k(
                 "state",
-                Val::str(if status == Some("completed") { "final" } else { "streaming" }),
+                Val::str(if status == Some("completed") {
+                    "final"
+                } else {
+                    "streaming"
+                }),
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
@@ -153,7 +173,10 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .k("partId", id.clone())
             .k("text", detail_or_title(ev))
             .k("state", ev_val(ev, "status"))
-            .k("diagnosticId", or_nullish(ev_val(ev, "traceId"), || id.clone()))
+            .k(
+                "diagnosticId",
+                or_nullish(ev_val(ev, "traceId"), || id.clone()),
+            )
             .k("sourceEventId", id)
             .k("createdAt", created)
             .k("refs", refs)
@@ -252,7 +275,10 @@ fn merge_part(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
     o.set("text", merge_text(&g(c, "text"), &g(n, "text"), cur_nonws));
     o.set("state", or_nullish(g(n, "state"), || g(c, "state")));
     o.set("sourceEventId", g(n, "sourceEventId"));
-    o.set("createdAt", or_nullish(g(c, "createdAt"), || g(n, "createdAt")));
+    o.set(
+        "createdAt",
+        or_nullish(g(c, "createdAt"), || g(n, "createdAt")),
+    );
     let mut refs: Vec<Val> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for r in [g(c, "refs"), g(n, "refs")] {
@@ -283,7 +309,10 @@ fn next_plan_block(text: &str, from: usize) -> Option<(usize, usize, usize, usiz
     loop {
         let s = find(open, at)?;
         let after = s + open.len();
-        let word = b.get(after).map(|c| c.is_ascii_alphanumeric() || *c == b'_').unwrap_or(false);
+        let word = b
+            .get(after)
+            .map(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            .unwrap_or(false);
         if word {
             at = s + 1;
             continue;
@@ -300,12 +329,21 @@ fn next_plan_block(text: &str, from: usize) -> Option<(usize, usize, usize, usiz
 
 /// Proposed-plan materialization of one part (§3.4.3).
 pub fn materialize(part: &Val) -> Vec<Val> {
-    let Some(o) = part.as_obj() else { return vec![part.clone()] };
-    let text = match (o.get("type").and_then(Val::as_str), o.get("text").and_then(Val::as_str)) {
+    let Some(o) = part.as_obj() else {
+        return vec![part.clone()];
+    };
+    let text = match (
+        o.get("type").and_then(Val::as_str),
+        o.get("text").and_then(Val::as_str),
+    ) {
         (Some("text"), Some(t)) if t.contains("<proposed_plan") => t,
         _ => return vec![part.clone()],
     };
-    let pid = o.get("partId").and_then(Val::as_str).unwrap_or("undefined").to_string();
+    let pid = o
+        .get("partId")
+        .and_then(Val::as_str)
+        .unwrap_or("undefined")
+        .to_string();
     let mut out = Vec::new();
     let mut cursor = 0;
     let mut plan = 0usize;
@@ -359,12 +397,22 @@ pub struct MessagesAcc {
 impl MessagesAcc {
     pub fn apply(&mut self, ev: Ev<'_>) {
         let Some(part) = part_for(ev) else { return };
-        let ty = part.get("type").and_then(Val::as_str).unwrap_or("").to_string();
+        let ty = part
+            .get("type")
+            .and_then(Val::as_str)
+            .unwrap_or("")
+            .to_string();
         let key = group_key(ev, &ty);
         if let Some(&k) = key.as_ref().and_then(|k| self.groups.get(k)) {
-            let Some(st) = self.stored.get_mut(k) else { return };
+            let Some(st) = self.stored.get_mut(k) else {
+                return;
+            };
             let merged = merge_part(&st.part, &part, st.nonws);
-            st.nonws = merged.get("text").and_then(Val::as_str).map(nonws_count).unwrap_or(0);
+            st.nonws = merged
+                .get("text")
+                .and_then(Val::as_str)
+                .map(nonws_count)
+                .unwrap_or(0);
             st.part = merged;
             self.rematerialize(k);
             return;
@@ -373,10 +421,19 @@ impl MessagesAcc {
         if let Some(key) = key {
             self.groups.insert(key, k);
         }
-        let nonws = part.get("text").and_then(Val::as_str).map(nonws_count).unwrap_or(0);
+        let nonws = part
+            .get("text")
+            .and_then(Val::as_str)
+            .map(nonws_count)
+            .unwrap_or(0);
         let out = materialize(&part);
         let start = self.items.len();
-        self.stored.push(Stored { part, nonws, out_start: start, out_len: out.len() });
+        self.stored.push(Stored {
+            part,
+            nonws,
+            out_start: start,
+            out_len: out.len(),
+        });
         self.items.extend(out);
     }
 

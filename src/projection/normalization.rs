@@ -22,7 +22,10 @@ pub fn defined_string(v: Option<&str>) -> Option<&str> {
 }
 
 /// `readStringField(rec, keys)`: first non-blank string, trimmed.
-pub fn read_string_field<'a>(rec: Option<&'a Map<String, Value>>, keys: &[&str]) -> Option<&'a str> {
+pub fn read_string_field<'a>(
+    rec: Option<&'a Map<String, Value>>,
+    keys: &[&str],
+) -> Option<&'a str> {
     let rec = rec?;
     keys.iter()
         .filter_map(|k| rec.get(*k).and_then(Value::as_str))
@@ -53,12 +56,23 @@ pub fn preview(v: Option<&str>, limit: usize) -> Option<String> {
 pub fn safe_path(v: Option<&str>) -> Option<&str> {
     let v = v.filter(|s| !s.is_empty())?;
     let b = v.as_bytes();
-    let drive = b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/');
+    let drive = b.len() >= 3
+        && b[0].is_ascii_alphabetic()
+        && b[1] == b':'
+        && (b[2] == b'\\' || b[2] == b'/');
     if drive || v.starts_with('/') || v.starts_with("file:") {
         return None;
     }
     let lower = v.to_ascii_lowercase();
-    for name in ["apikey", "api-key", "api_key", "authorization", "password", "secret", "token"] {
+    for name in [
+        "apikey",
+        "api-key",
+        "api_key",
+        "authorization",
+        "password",
+        "secret",
+        "token",
+    ] {
         let pat = format!("{name}=");
         if lower.contains(&pat) {
             return None;
@@ -117,7 +131,10 @@ pub fn read_string_array(v: Option<&Value>) -> Vec<&str> {
 }
 
 /// `readStringArrayField(rec, keys)`: the first key giving a non-empty `readStringArray`.
-pub fn read_string_array_field<'a>(rec: Option<&'a Map<String, Value>>, keys: &[&str]) -> Vec<&'a str> {
+pub fn read_string_array_field<'a>(
+    rec: Option<&'a Map<String, Value>>,
+    keys: &[&str],
+) -> Vec<&'a str> {
     let Some(rec) = rec else { return Vec::new() };
     for k in keys {
         let v = read_string_array(rec.get(*k));
@@ -131,7 +148,8 @@ pub fn read_string_array_field<'a>(rec: Option<&'a Map<String, Value>>, keys: &[
 /// `readBooleanField(rec, keys)`: the first boolean.
 pub fn read_boolean_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<bool> {
     let rec = rec?;
-    keys.iter().find_map(|k| rec.get(*k).and_then(Value::as_bool))
+    keys.iter()
+        .find_map(|k| rec.get(*k).and_then(Value::as_bool))
 }
 
 /// A string field of the event as a `Val` (`Undef` when absent, null or not a string).

@@ -108,7 +108,9 @@ impl Projector {
         self.events.push(event);
         self.pos_of_ext.insert(ext, pos);
         let events = &self.events;
-        let Some(raw) = events.get(pos) else { return Ok(false) };
+        let Some(raw) = events.get(pos) else {
+            return Ok(false);
+        };
         let ev = Ev::of(raw);
         self.messages.apply(ev);
         self.timeline.push(timeline::entry(ev));
@@ -150,7 +152,11 @@ impl Projector {
     }
 
     /// Apply events in order (`ext` = `first_ext`, `first_ext + 1`, ...).
-    pub fn apply_many(&mut self, events: Vec<Value>, first_ext: u32) -> Vec<Result<bool, EventError>> {
+    pub fn apply_many(
+        &mut self,
+        events: Vec<Value>,
+        first_ext: u32,
+    ) -> Vec<Result<bool, EventError>> {
         events
             .into_iter()
             .enumerate()
@@ -183,7 +189,10 @@ impl Projector {
     }
 
     fn lookup(&self) -> EventLookup<'_> {
-        EventLookup { events: &self.events, pos_of_ext: &self.pos_of_ext }
+        EventLookup {
+            events: &self.events,
+            pos_of_ext: &self.pos_of_ext,
+        }
     }
 
     fn event_hydration(&self) -> Val {
@@ -233,7 +242,10 @@ impl Projector {
                 add(&mut u, &format!("readModel.{k}"));
             }
         }
-        for (a, r) in [("artifacts", "readModel.artifactRefs"), ("evidence", "readModel.evidenceRefs")] {
+        for (a, r) in [
+            ("artifacts", "readModel.artifactRefs"),
+            ("evidence", "readModel.evidenceRefs"),
+        ] {
             if has(&u, a) || has(&u, r) {
                 add(&mut u, a);
                 add(&mut u, r);
@@ -268,7 +280,11 @@ impl Projector {
             }
             doc.set("readModel", o.into_val());
         }
-        let deltas: Vec<&Prepared> = self.active.iter().filter_map(|&i| self.deltas.get(i)).collect();
+        let deltas: Vec<&Prepared> = self
+            .active
+            .iter()
+            .filter_map(|&i| self.deltas.get(i))
+            .collect();
         let has = |s: &str| units.iter().any(|x| x == s);
         let out = state_delta::run(
             doc,
@@ -278,12 +294,19 @@ impl Projector {
             has("diagnostics"),
             has("hydration"),
         );
-        Some(Overlay { units, doc: out.doc, side_failures: out.side_failures, side_stale: out.side_stale })
+        Some(Overlay {
+            units,
+            doc: out.doc,
+            side_failures: out.side_failures,
+            side_stale: out.side_stale,
+        })
     }
 
     /// Output read model from the delta document (sentinels swapped back).
     fn overlay_read_model(&self, v: &Val) -> Val {
-        let Some(o) = v.as_obj() else { return v.clone() };
+        let Some(o) = v.as_obj() else {
+            return v.clone();
+        };
         let mut out = Obj::with_capacity(o.len());
         for (k, x) in o.iter() {
             let real = match x {
@@ -299,11 +322,18 @@ impl Projector {
     }
 
     fn side_diagnostics(&self, failures: &[Val]) -> (Vec<Val>, bool) {
-        let ids: HashSet<&str> = failures.iter().filter_map(|f| f.get("id").and_then(Val::as_str)).collect();
+        let ids: HashSet<&str> = failures
+            .iter()
+            .filter_map(|f| f.get("id").and_then(Val::as_str))
+            .collect();
         let mut filtered = false;
         let mut list: Vec<Val> = Vec::with_capacity(self.diags.len() + failures.len());
         for d in &self.diags {
-            if d.get("id").and_then(Val::as_str).map(|i| ids.contains(i)).unwrap_or(false) {
+            if d.get("id")
+                .and_then(Val::as_str)
+                .map(|i| ids.contains(i))
+                .unwrap_or(false)
+            {
                 filtered = true;
             } else {
                 list.push(d.clone());
@@ -364,8 +394,12 @@ impl Projector {
         let Some(ov) = ov else { return false };
         for u in &ov.units {
             if u.starts_with("readModel.") {
-                let Some(o) = ov.doc.get("readModel").and_then(Val::as_obj) else { return true };
-                if o.len() != READ_MODEL_KEYS.len() || READ_MODEL_KEYS.iter().any(|k| !o.contains_key(k)) {
+                let Some(o) = ov.doc.get("readModel").and_then(Val::as_obj) else {
+                    return true;
+                };
+                if o.len() != READ_MODEL_KEYS.len()
+                    || READ_MODEL_KEYS.iter().any(|k| !o.contains_key(k))
+                {
                     return true;
                 }
             } else if !ov.doc.contains_key(u) {
@@ -377,6 +411,10 @@ impl Projector {
 
     /// What changed since the previous `take_patch` (or since new/reset/hydrate).
     pub fn take_patch(&mut self) -> Patch {
+        if !self.changed && !self.full_pending {
+            // Nothing was accepted since the last patch: the state is the same.
+            return Patch::default();
+        }
         let ov = self.overlay();
         let units_now: Vec<String> = ov.as_ref().map(|o| o.units.clone()).unwrap_or_default();
         let irregular = self.irregular(ov.as_ref());
@@ -391,13 +429,21 @@ impl Projector {
                 self.prev_units.push("!irregular".into());
             }
             let (f, n) = match &ov {
-                Some(o) if !o.units.iter().any(|u| u == "diagnostics") => (o.side_failures.clone(), self.diags.len()),
+                Some(o) if !o.units.iter().any(|u| u == "diagnostics") => {
+                    (o.side_failures.clone(), self.diags.len())
+                }
                 _ => (Vec::new(), self.diags.len()),
             };
             self.prev_failures = f;
             self.prev_diag_len = n;
             self.prev_stale = ov.as_ref().map(|o| o.side_stale).unwrap_or(false);
-            return Patch { full: true, ops: vec![PatchOp::Replace { path: vec![], value: v }] };
+            return Patch {
+                full: true,
+                ops: vec![PatchOp::Replace {
+                    path: vec![],
+                    value: v,
+                }],
+            };
         }
         let mut whole: Vec<String> = units_now.clone();
         for u in &self.prev_units {
@@ -412,7 +458,10 @@ impl Projector {
         // runtime and hydration: small, replaced whole.
         if changed || is_whole("runtime") {
             if let Some(v) = self.output_value("runtime", ovr) {
-                ops.push(PatchOp::Replace { path: ptr_keys(&["runtime"]), value: v });
+                ops.push(PatchOp::Replace {
+                    path: ptr_keys(&["runtime"]),
+                    value: v,
+                });
             }
         }
         // Plain lists.
@@ -420,7 +469,10 @@ impl Projector {
             ($key:literal, $items:expr, $tracker:expr) => {{
                 if is_whole($key) {
                     if let Some(v) = self.output_value($key, ovr) {
-                        ops.push(PatchOp::Replace { path: ptr_keys(&[$key]), value: v });
+                        ops.push(PatchOp::Replace {
+                            path: ptr_keys(&[$key]),
+                            value: v,
+                        });
                     }
                     let n = $items.len();
                     $tracker.sync(n);
@@ -436,7 +488,10 @@ impl Projector {
         for (k, is_tools) in [("tools", true), ("actions", false)] {
             if is_whole(k) {
                 if let Some(v) = self.output_value(k, ovr) {
-                    ops.push(PatchOp::Replace { path: vec![Seg::Key(if is_tools { "tools" } else { "actions" })], value: v });
+                    ops.push(PatchOp::Replace {
+                        path: vec![Seg::Key(if is_tools { "tools" } else { "actions" })],
+                        value: v,
+                    });
                 }
                 self.rm.bucket_ops(is_tools, !is_tools, &mut Vec::new());
             } else {
@@ -449,9 +504,15 @@ impl Projector {
         // Diagnostics: whole, or event list plus the failures of deltas.
         let failures: Vec<Val> = ovr.map(|o| o.side_failures.clone()).unwrap_or_default();
         let filtered = !failures.is_empty() && self.side_diagnostics(&failures).1;
-        if is_whole("diagnostics") || filtered || self.prev_units.iter().any(|u| u == "!diagfiltered") {
+        if is_whole("diagnostics")
+            || filtered
+            || self.prev_units.iter().any(|u| u == "!diagfiltered")
+        {
             if let Some(v) = self.output_value("diagnostics", ovr) {
-                ops.push(PatchOp::Replace { path: ptr_keys(&["diagnostics"]), value: v });
+                ops.push(PatchOp::Replace {
+                    path: ptr_keys(&["diagnostics"]),
+                    value: v,
+                });
             }
             self.t_diags.sync(self.diags.len());
         } else {
@@ -463,7 +524,10 @@ impl Projector {
                 ListChange::All => (0..n).collect(),
             };
             let same = failures.len() == self.prev_failures.len()
-                && failures.iter().zip(self.prev_failures.iter()).all(|(a, b)| deep_equal(a, b));
+                && failures
+                    .iter()
+                    .zip(self.prev_failures.iter())
+                    .all(|(a, b)| deep_equal(a, b));
             if !same || n != self.prev_diag_len {
                 set.extend(n..n + failures.len());
             }
@@ -473,16 +537,26 @@ impl Projector {
                 ops.push(PatchOp::List {
                     path: ptr_keys(&["diagnostics"]),
                     len: total,
-                    set: set.into_iter().filter_map(|i| out.get(i).map(|v| (i, v.clone()))).collect(),
+                    set: set
+                        .into_iter()
+                        .filter_map(|i| out.get(i).map(|v| (i, v.clone())))
+                        .collect(),
                 });
             }
         }
-        self.prev_failures = if is_whole("diagnostics") { Vec::new() } else { failures };
+        self.prev_failures = if is_whole("diagnostics") {
+            Vec::new()
+        } else {
+            failures
+        };
         self.prev_diag_len = self.diags.len();
         // Subagents.
         if is_whole("subagents") {
             if let Some(v) = self.output_value("subagents", ovr) {
-                ops.push(PatchOp::Replace { path: ptr_keys(&["subagents"]), value: v });
+                ops.push(PatchOp::Replace {
+                    path: ptr_keys(&["subagents"]),
+                    value: v,
+                });
             }
             self.subagents.sync();
         } else {
@@ -494,7 +568,10 @@ impl Projector {
             for k in READ_MODEL_KEYS {
                 if rm_whole(k) {
                     if let Some(v) = rmv.get(k) {
-                        ops.push(PatchOp::Replace { path: ptr_keys(&["readModel", k]), value: v.clone() });
+                        ops.push(PatchOp::Replace {
+                            path: ptr_keys(&["readModel", k]),
+                            value: v.clone(),
+                        });
                     }
                     self.rm.sync_key(k);
                 }
@@ -505,13 +582,19 @@ impl Projector {
         let stale = ovr.map(|o| o.side_stale).unwrap_or(false);
         if changed || is_whole("hydration") || stale != self.prev_stale {
             if let Some(v) = self.output_value("hydration", ovr) {
-                ops.push(PatchOp::Replace { path: ptr_keys(&["hydration"]), value: v });
+                ops.push(PatchOp::Replace {
+                    path: ptr_keys(&["hydration"]),
+                    value: v,
+                });
             }
         }
         self.prev_stale = stale;
         if is_whole("ephemeralUi") {
             if let Some(v) = self.output_value("ephemeralUi", ovr) {
-                ops.push(PatchOp::Replace { path: ptr_keys(&["ephemeralUi"]), value: v });
+                ops.push(PatchOp::Replace {
+                    path: ptr_keys(&["ephemeralUi"]),
+                    value: v,
+                });
             }
         }
         self.prev_units = units_now;

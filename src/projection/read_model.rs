@@ -46,12 +46,16 @@ pub fn display_status_key(ev: Ev<'_>) -> &'static str {
 
 /// `agentEventActionKind(ev)`: `payload.actionKind` if a string, else "".
 pub fn action_kind(ev: Ev<'_>) -> &str {
-    ev.payload_get("actionKind").and_then(Value::as_str).unwrap_or("")
+    ev.payload_get("actionKind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// `agentEventTargetModule(ev)`.
 pub fn target_module(ev: Ev<'_>) -> &str {
-    ev.payload_get("targetModule").and_then(Value::as_str).unwrap_or("")
+    ev.payload_get("targetModule")
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// `projectAgentRuntimeAction(ev)`: actionKind, targetModule, labelKey, decision.
@@ -59,12 +63,31 @@ pub fn project_action(ev: Ev<'_>) -> (String, String, &'static str, &'static str
     let ak = action_kind(ev);
     let tm = target_module(ev);
     if ak == "configure-text-model" {
-        (ak.into(), tm.into(), "agent.action.configureTextModel", "open-model-settings")
+        (
+            ak.into(),
+            tm.into(),
+            "agent.action.configureTextModel",
+            "open-model-settings",
+        )
     } else if ak == "add-input-source" || tm == "knowledge-inputs" {
-        let ak = if ak.is_empty() { "add-input-source" } else { ak };
-        (ak.into(), tm.into(), "agent.action.addInputSource", "open-input-source")
+        let ak = if ak.is_empty() {
+            "add-input-source"
+        } else {
+            ak
+        };
+        (
+            ak.into(),
+            tm.into(),
+            "agent.action.addInputSource",
+            "open-input-source",
+        )
     } else {
-        (ak.into(), tm.into(), "agent.action.acknowledge", "acknowledge")
+        (
+            ak.into(),
+            tm.into(),
+            "agent.action.acknowledge",
+            "acknowledge",
+        )
     }
 }
 
@@ -293,7 +316,10 @@ impl ReadModelAcc {
         ev.truthy_str("actionId")
             .map(|a| self.resolved_actions.contains(a))
             .unwrap_or(false)
-            || ev.id().map(|i| self.resolved_events.contains(i)).unwrap_or(false)
+            || ev
+                .id()
+                .map(|i| self.resolved_events.contains(i))
+                .unwrap_or(false)
     }
 
     fn pending_set(&mut self, id: &str, idx: usize) {
@@ -413,7 +439,10 @@ impl ReadModelAcc {
                 self.required_by_event.insert(id.to_string(), idx);
             }
             if let Some(a) = ev.truthy_str("actionId") {
-                self.required_by_action.entry(a.to_string()).or_default().push(idx);
+                self.required_by_action
+                    .entry(a.to_string())
+                    .or_default()
+                    .push(idx);
             }
         }
         for r in ev.str_list("artifactRefs") {
@@ -484,10 +513,16 @@ impl ReadModelAcc {
             out.extend(list_op(p("events"), ch, &self.projections));
         }
         if !skip("visibleEvents") && self.visible_dirty {
-            out.push(PatchOp::Replace { path: p("visibleEvents"), value: self.visible_val() });
+            out.push(PatchOp::Replace {
+                path: p("visibleEvents"),
+                value: self.visible_val(),
+            });
         }
         if !skip("pendingActions") && self.pending_dirty {
-            out.push(PatchOp::Replace { path: p("pendingActions"), value: self.pending_val() });
+            out.push(PatchOp::Replace {
+                path: p("pendingActions"),
+                value: self.pending_val(),
+            });
         }
         if !skip("inputSourceRecovery") && self.scalars_dirty {
             out.push(PatchOp::Replace {
@@ -527,8 +562,12 @@ impl ReadModelAcc {
         self.t_events.sync(self.projections.len());
         self.t_tools.sync(self.tools.len());
         self.t_actions.sync(self.actions.len());
-        self.artifact_refs.tracker.sync(self.artifact_refs.items.len());
-        self.evidence_refs.tracker.sync(self.evidence_refs.items.len());
+        self.artifact_refs
+            .tracker
+            .sync(self.artifact_refs.items.len());
+        self.evidence_refs
+            .tracker
+            .sync(self.evidence_refs.items.len());
         self.task_refs.tracker.sync(self.task_refs.items.len());
         self.visible_dirty = false;
         self.pending_dirty = false;
@@ -539,8 +578,14 @@ impl ReadModelAcc {
     pub fn sync_key(&mut self, k: &str) {
         match k {
             "events" => self.t_events.sync(self.projections.len()),
-            "artifactRefs" => self.artifact_refs.tracker.sync(self.artifact_refs.items.len()),
-            "evidenceRefs" => self.evidence_refs.tracker.sync(self.evidence_refs.items.len()),
+            "artifactRefs" => self
+                .artifact_refs
+                .tracker
+                .sync(self.artifact_refs.items.len()),
+            "evidenceRefs" => self
+                .evidence_refs
+                .tracker
+                .sync(self.evidence_refs.items.len()),
             "taskRefs" => self.task_refs.tracker.sync(self.task_refs.items.len()),
             "visibleEvents" => self.visible_dirty = false,
             "pendingActions" => self.pending_dirty = false,

@@ -14,21 +14,38 @@ pub fn ref_view(ev: Ev<'_>, id: &str) -> Val {
         Some(s) => Val::str(s),
         None => ev_val(ev, k),
     };
-    let path = raw(&["path", "relativePath", "packRelativeRoot", "artifactPath", "evidencePath"]);
+    let path = raw(&[
+        "path",
+        "relativePath",
+        "packRelativeRoot",
+        "artifactPath",
+        "evidencePath",
+    ]);
     let metadata = match ev.payload_get("metadata") {
         Some(m @ serde_json::Value::Object(_)) => Val::from_json(m),
         _ => Val::Undef,
     };
     Obj::new()
         .k("id", Val::str(id))
-        .k("sourceEventId", or_ev(raw(&["sourceEventId", "eventId"]), "id"))
+        .k(
+            "sourceEventId",
+            or_ev(raw(&["sourceEventId", "eventId"]), "id"),
+        )
         .k("title", or_ev(raw(&["title", "name"]), "title"))
         .k("status", ev_val(ev, "status"))
         .k("owner", ev_val(ev, "owner"))
         .k("path", Val::opt_str(safe_path(path)))
-        .k("contentRef", Val::opt_str(raw(&["contentRef", "uri", "url"])))
+        .k(
+            "contentRef",
+            Val::opt_str(raw(&["contentRef", "uri", "url"])),
+        )
         .k("mimeType", Val::opt_str(raw(&["mimeType", "mime"])))
-        .k("preview", preview(raw(&["preview", "summary", "text"]), 280).map(Val::string).unwrap_or_default())
+        .k(
+            "preview",
+            preview(raw(&["preview", "summary", "text"]), 280)
+                .map(Val::string)
+                .unwrap_or_default(),
+        )
         .k("metadata", metadata)
         .compact()
         .into_val()

@@ -122,10 +122,17 @@ impl RuntimeAcc {
             return;
         }
         if let Some(a) = action {
-            self.by_action.entry(a.to_string()).or_default().push(self.cands.len());
+            self.by_action
+                .entry(a.to_string())
+                .or_default()
+                .push(self.cands.len());
         }
         self.stack.push(self.cands.len());
-        self.cands.push(Candidate { unresolved, resolved_status, resolved: false });
+        self.cands.push(Candidate {
+            unresolved,
+            resolved_status,
+            resolved: false,
+        });
         self.settle();
     }
 

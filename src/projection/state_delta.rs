@@ -90,7 +90,10 @@ fn parse_pointer(path: &str) -> Result<Vec<String>, String> {
 
 fn target_tokens(target: &str) -> Result<Vec<String>, String> {
     let split = |s: &str| -> Vec<String> {
-        s.split('.').filter(|x| !x.is_empty()).map(str::to_string).collect()
+        s.split('.')
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect()
     };
     Ok(match target {
         "projection" => Vec::new(),
@@ -135,7 +138,10 @@ fn normalize_path(target: &str, path: &str) -> Result<Vec<String>, String> {
 
 fn valid_op(v: &Value) -> bool {
     let Some(o) = v.as_object() else { return false };
-    let (Some(op), Some(_)) = (o.get("op").and_then(Value::as_str), o.get("path").and_then(Value::as_str)) else {
+    let (Some(op), Some(_)) = (
+        o.get("op").and_then(Value::as_str),
+        o.get("path").and_then(Value::as_str),
+    ) else {
         return false;
     };
     match op {
@@ -152,7 +158,10 @@ fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a str, &'a Vec<Value>)> {
         return None;
     }
     let payload = ev.payload()?;
-    let cand: &Map<String, Value> = payload.get("stateDelta").and_then(Value::as_object).unwrap_or(payload);
+    let cand: &Map<String, Value> = payload
+        .get("stateDelta")
+        .and_then(Value::as_object)
+        .unwrap_or(payload);
     let target = cand.get("target").and_then(Value::as_str)?;
     if !crate::contract::js::has_content(target) {
         return None;
@@ -221,13 +230,14 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
             Some("move") => OpKind::Move,
             _ => OpKind::Copy,
         };
-        let path = match normalize_path(target, op.get("path").and_then(Value::as_str).unwrap_or("")) {
-            Ok(p) => p,
-            Err(e) => {
-                err = Some(e);
-                break;
-            }
-        };
+        let path =
+            match normalize_path(target, op.get("path").and_then(Value::as_str).unwrap_or("")) {
+                Ok(p) => p,
+                Err(e) => {
+                    err = Some(e);
+                    break;
+                }
+            };
         let from = if matches!(kind, OpKind::Move | OpKind::Copy) {
             match normalize_path(target, op.get("from").and_then(Value::as_str).unwrap_or("")) {
                 Ok(p) => Some(p),
@@ -247,7 +257,12 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
             }
         }
         let value = op.get("value").map(Val::from_json).unwrap_or(Val::Undef);
-        ops.push(Op { kind, path, from, value });
+        ops.push(Op {
+            kind,
+            path,
+            from,
+            value,
+        });
     }
     Some(Prepared {
         event_id,
@@ -275,12 +290,28 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
             matches!(kind, "model" | "note" | "draft" | "evidence")
                 || cls.starts_with("model.")
                 || cls.starts_with("reasoning.")
-                || matches!(cls, "tool.result" | "tool.failed" | "artifact.changed" | "evidence.changed" | "runtime.error")
+                || matches!(
+                    cls,
+                    "tool.result"
+                        | "tool.failed"
+                        | "artifact.changed"
+                        | "evidence.changed"
+                        | "runtime.error"
+                )
                 || matches!(st, Some("failed" | "blocked"))
         }
-        "graph" => ["subagentId", "toolCallId", "actionId", "stepId", "attemptId", "runId", "taskId", "turnId"]
-            .iter()
-            .any(|k| ev.truthy(k)),
+        "graph" => [
+            "subagentId",
+            "toolCallId",
+            "actionId",
+            "stepId",
+            "attemptId",
+            "runId",
+            "taskId",
+            "turnId",
+        ]
+        .iter()
+        .any(|k| ev.truthy(k)),
         "tools" => kind == "tool" || cls.starts_with("tool."),
         "actions" => kind == "action" || cls.starts_with("action."),
         "artifacts" => kind == "draft" || cls == "artifact.changed" || nonempty("artifactRefs"),
@@ -289,8 +320,13 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
         "subagents" => {
             ev.truthy("subagentId")
                 || ev.truthy("workerId")
-                || ["subagent.", "channel.", "handoff.", "review."].iter().any(|p| cls.starts_with(p))
-                || matches!(cls, "agent.spawned" | "agent.completed" | "agent.changed" | "agent.handoff")
+                || ["subagent.", "channel.", "handoff.", "review."]
+                    .iter()
+                    .any(|p| cls.starts_with(p))
+                || matches!(
+                    cls,
+                    "agent.spawned" | "agent.completed" | "agent.changed" | "agent.handoff"
+                )
         }
         "readModel.pendingActions" | "readModel.inputSourceRecovery" => {
             cls == "action.required" || is_action_terminal(cls)
@@ -372,7 +408,12 @@ fn set_key(o: &mut Obj, k: &str, v: Val) {
     o.set_dyn(k, v);
 }
 
-fn add_value(doc: &mut Val, tokens: &[String], value: Val, lk: &EventLookup<'_>) -> Result<(), String> {
+fn add_value(
+    doc: &mut Val,
+    tokens: &[String],
+    value: Val,
+    lk: &EventLookup<'_>,
+) -> Result<(), String> {
     let mut cur: &mut Val = doc;
     for (depth, t) in tokens.iter().enumerate() {
         let last = depth + 1 == tokens.len();
@@ -462,10 +503,15 @@ fn assert_allowed(tokens: &[String]) -> Result<(), String> {
     if root == Some("readModel") {
         match tokens.get(1).map(String::as_str) {
             Some(s @ ("events" | "visibleEvents")) => {
-                return Err(format!("state.delta cannot patch runtime fact projections at /readModel/{s}"))
+                return Err(format!(
+                    "state.delta cannot patch runtime fact projections at /readModel/{s}"
+                ))
             }
             Some("pendingActions") => {
-                return Err("state.delta cannot patch pending action facts at /readModel/pendingActions".into())
+                return Err(
+                    "state.delta cannot patch pending action facts at /readModel/pendingActions"
+                        .into(),
+                )
             }
             _ => {}
         }
@@ -523,7 +569,10 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
     let list = match refs {
         Val::Arr(a) => a,
         v if v.is_nullish() => {
-            return Err(format!("Cannot read properties of {} (reading 'map')", type_of_nullish(v)))
+            return Err(format!(
+                "Cannot read properties of {} (reading 'map')",
+                type_of_nullish(v)
+            ))
         }
         _ => return Err("refs.map is not a function".into()),
     };
@@ -542,7 +591,10 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
     for r in list.iter() {
         let id = match r {
             Val::Undef | Val::Null => {
-                return Err(format!("Cannot read properties of {} (reading 'id')", type_of_nullish(r)))
+                return Err(format!(
+                    "Cannot read properties of {} (reading 'id')",
+                    type_of_nullish(r)
+                ))
             }
             Val::Obj(o) => o.get("id").cloned().unwrap_or_default(),
             _ => Val::Undef,
@@ -564,7 +616,10 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
     let ids = match ids {
         Val::Arr(a) => a,
         v if v.is_nullish() => {
-            return Err(format!("Cannot read properties of {} (reading 'forEach')", type_of_nullish(v)))
+            return Err(format!(
+                "Cannot read properties of {} (reading 'forEach')",
+                type_of_nullish(v)
+            ))
         }
         _ => return Err("ids.forEach is not a function".into()),
     };
@@ -576,20 +631,31 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
         if let Some(k) = k {
             by_id.insert(k, out.len());
         }
-        out.push(Obj::new().k("id", id.clone()).k("sourceEventId", id.clone()).into_val());
+        out.push(
+            Obj::new()
+                .k("id", id.clone())
+                .k("sourceEventId", id.clone())
+                .into_val(),
+        );
     }
     Ok(Val::arr(out))
 }
 
 fn is_failed_terminal(s: &str) -> bool {
-    matches!(s, "failed" | "canceled" | "cancelled" | "aborted" | "closed" | "not_found")
+    matches!(
+        s,
+        "failed" | "canceled" | "cancelled" | "aborted" | "closed" | "not_found"
+    )
 }
 
 /// The subagents re-sync of step 6.
 fn sync_subagents(sub: &Val) -> Result<Val, String> {
     let threads = match sub {
         Val::Undef | Val::Null => {
-            return Err(format!("Cannot read properties of {} (reading 'threads')", type_of_nullish(sub)))
+            return Err(format!(
+                "Cannot read properties of {} (reading 'threads')",
+                type_of_nullish(sub)
+            ))
         }
         Val::Obj(o) => o.get("threads").cloned().unwrap_or_default(),
         _ => Val::Undef,
@@ -597,26 +663,40 @@ fn sync_subagents(sub: &Val) -> Result<Val, String> {
     let list = match &threads {
         Val::Arr(a) => a.clone(),
         v if v.is_nullish() => {
-            return Err(format!("Cannot read properties of {} (reading 'length')", type_of_nullish(v)))
+            return Err(format!(
+                "Cannot read properties of {} (reading 'length')",
+                type_of_nullish(v)
+            ))
         }
         _ => return Err("state.subagents.threads.filter is not a function".into()),
     };
     for t in list.iter() {
         if t.is_nullish() {
-            return Err(format!("Cannot read properties of {} (reading 'status')", type_of_nullish(t)));
+            return Err(format!(
+                "Cannot read properties of {} (reading 'status')",
+                type_of_nullish(t)
+            ));
         }
     }
     let pick = |f: &dyn Fn(&str) -> bool| {
         Val::arr(
             list.iter()
-                .filter(|t| t.get("status").and_then(Val::as_str).map(f).unwrap_or(false))
+                .filter(|t| {
+                    t.get("status")
+                        .and_then(Val::as_str)
+                        .map(f)
+                        .unwrap_or(false)
+                })
                 .map(|t| t.get("threadId").cloned().unwrap_or_default())
                 .collect(),
         )
     };
     let mut o = sub.as_obj().cloned().unwrap_or_default();
     o.set("hasSubagents", Val::Bool(!list.is_empty()));
-    o.set("activeThreadIds", pick(&|s| matches!(s, "pending" | "running" | "blocked")));
+    o.set(
+        "activeThreadIds",
+        pick(&|s| matches!(s, "pending" | "running" | "blocked")),
+    );
     o.set("completedThreadIds", pick(&|s| s == "completed"));
     o.set("failedThreadIds", pick(&is_failed_terminal));
     Ok(o.into_val())
@@ -710,7 +790,11 @@ pub fn run(
             }
         }
     }
-    Outcome { doc, side_failures, side_stale }
+    Outcome {
+        doc,
+        side_failures,
+        side_stale,
+    }
 }
 
 fn apply_all(doc: &Obj, ops: &[Op], event_count: f64, lk: &EventLookup<'_>) -> Result<Obj, String> {
@@ -729,7 +813,10 @@ fn apply_all(doc: &Obj, ops: &[Op], event_count: f64, lk: &EventLookup<'_>) -> R
     let rm = d.get("readModel").cloned().unwrap_or_default();
     let read_rm = |k: &str| -> Result<Val, String> {
         if rm.is_nullish() {
-            return Err(format!("Cannot read properties of {} (reading '{k}')", type_of_nullish(&rm)));
+            return Err(format!(
+                "Cannot read properties of {} (reading '{k}')",
+                type_of_nullish(&rm)
+            ));
         }
         Ok(rm.get(k).cloned().unwrap_or_default())
     };

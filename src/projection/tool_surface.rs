@@ -30,7 +30,9 @@ fn records<'a>(ev: Ev<'a>) -> [Option<&'a Map<String, Value>>; 4] {
 }
 
 fn pt<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
-    records(ev).into_iter().find_map(|r| read_string_field(r, keys))
+    records(ev)
+        .into_iter()
+        .find_map(|r| read_string_field(r, keys))
 }
 
 fn pt_arrays<'a>(ev: Ev<'a>, keys: &[&str]) -> Vec<&'a str> {
@@ -50,7 +52,8 @@ fn process_fact<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
             }
         }
     }
-    recs.into_iter().find_map(|r| read_string_field(Some(r), keys))
+    recs.into_iter()
+        .find_map(|r| read_string_field(Some(r), keys))
 }
 
 /// `parseAgentUiMcpToolName(name)`: (serverId, toolName).
@@ -63,9 +66,16 @@ pub fn parse_mcp_tool_name(name: &str) -> Option<(String, String)> {
     if parts.len() < 3 {
         return None;
     }
-    let server = if parts[1].is_empty() { "unknown" } else { parts[1] };
+    let server = if parts[1].is_empty() {
+        "unknown"
+    } else {
+        parts[1]
+    };
     let tool = parts[2..].join("__");
-    Some((server.to_string(), if tool.is_empty() { "tool".into() } else { tool }))
+    Some((
+        server.to_string(),
+        if tool.is_empty() { "tool".into() } else { tool },
+    ))
 }
 
 /// True when `lc` has one of `words` delimited by `_` or the string ends.
@@ -78,7 +88,10 @@ pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
     let parsed = parse_mcp_tool_name(name);
     let inner = parsed.as_ref().map(|p| p.1.as_str()).unwrap_or(name);
     let lc = js_trim(inner).to_lowercase();
-    let compact: String = lc.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit()).collect();
+    let compact: String = lc
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        .collect();
     if parsed.is_none() && !matches!(compact.as_str(), "mcp" | "mcptool" | "mcpauthtool") {
         return None;
     }
@@ -88,11 +101,23 @@ pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
         "prompt"
     } else if compact.contains("resource") {
         "resource"
-    } else if has_word(&lc, &["browser", "navigate", "click", "screenshot", "snapshot", "page"]) {
+    } else if has_word(
+        &lc,
+        &[
+            "browser",
+            "navigate",
+            "click",
+            "screenshot",
+            "snapshot",
+            "page",
+        ],
+    ) {
         "browser"
     } else if has_word(
         &lc,
-        &["create", "update", "delete", "write", "send", "post", "mutate", "execute", "run"],
+        &[
+            "create", "update", "delete", "write", "send", "post", "mutate", "execute", "run",
+        ],
     ) {
         "mutation"
     } else if has_word(&lc, &["search", "find", "lookup", "query"]) {
@@ -247,8 +272,18 @@ impl Call {
             .k("id", Val::str(&self.id))
             .k("serverId", Val::string(server))
             .k("fullName", Val::str(&self.tool_name))
-            .k("toolName", Val::string(parsed.map(|p| p.1).unwrap_or_else(|| self.tool_name.clone())))
-            .k("operationKind", Val::str(classify_mcp_operation_kind(&self.tool_name).unwrap_or("tool")))
+            .k(
+                "toolName",
+                Val::string(
+                    parsed
+                        .map(|p| p.1)
+                        .unwrap_or_else(|| self.tool_name.clone()),
+                ),
+            )
+            .k(
+                "operationKind",
+                Val::str(classify_mcp_operation_kind(&self.tool_name).unwrap_or("tool")),
+            )
             .k("status", self.status.clone())
             .k("title", self.title.clone())
             .k("detail", self.detail.clone())
@@ -358,25 +393,45 @@ impl ToolSurfaceAcc {
         if !is_tool_event(ev) {
             return;
         }
-        let tool_name: String = pt(ev, &["toolName", "tool_name", "name", "tool", "functionName", "function_name"])
-            .or_else(|| ev.str("title"))
-            .unwrap_or("unknown-tool")
-            .to_string();
+        let tool_name: String = pt(
+            ev,
+            &[
+                "toolName",
+                "tool_name",
+                "name",
+                "tool",
+                "functionName",
+                "function_name",
+            ],
+        )
+        .or_else(|| ev.str("title"))
+        .unwrap_or("unknown-tool")
+        .to_string();
         let id: String = match ev.str("toolCallId") {
             Some(s) => s.to_string(),
-            None => match pt(ev, &["toolCallId", "tool_call_id", "callId", "call_id", "id"]) {
+            None => match pt(
+                ev,
+                &["toolCallId", "tool_call_id", "callId", "call_id", "id"],
+            ) {
                 Some(s) => s.to_string(),
                 None => {
-                    let scope = ev.str("turnId").or_else(|| ev.str("runId")).unwrap_or("turn");
+                    let scope = ev
+                        .str("turnId")
+                        .or_else(|| ev.str("runId"))
+                        .unwrap_or("turn");
                     format!("{tool_name}:{scope}:{i}")
                 }
             },
         };
-        let fam_x = pt(ev, &["toolFamily", "tool_family"]).or_else(|| process_fact(ev, &["toolFamily", "tool_family"]));
+        let fam_x = pt(ev, &["toolFamily", "tool_family"])
+            .or_else(|| process_fact(ev, &["toolFamily", "tool_family"]));
         let op_x = pt(ev, &["operationKind", "operation_kind"])
             .or_else(|| process_fact(ev, &["operationKind", "operation_kind"]));
         let family = normalize_family(&tool_name, fam_x, op_x);
-        let mcp_server = Val::opt_str(pt(ev, &["mcpServer", "mcp_server", "serverId", "server_id"]));
+        let mcp_server = Val::opt_str(pt(
+            ev,
+            &["mcpServer", "mcp_server", "serverId", "server_id"],
+        ));
         let refs = |ids: &str, arrs: &[&str], one: &[&str]| -> Vec<String> {
             let arr_u = unique_strings(pt_arrays(ev, arrs).into_iter().map(Some));
             let mut v: Vec<Option<&str>> = ev.str_list(ids).into_iter().map(Some).collect();
@@ -384,18 +439,65 @@ impl ToolSurfaceAcc {
             v.push(pt(ev, one));
             unique_strings(v)
         };
-        let artifact_refs = refs("artifactRefs", &["artifactRefs", "artifact_refs"], &["artifactRef", "artifact_ref", "artifactId", "artifact_id"]);
-        let evidence_refs = refs("evidenceRefs", &["evidenceRefs", "evidence_refs"], &["evidenceRef", "evidence_ref", "evidenceId", "evidence_id"]);
+        let artifact_refs = refs(
+            "artifactRefs",
+            &["artifactRefs", "artifact_refs"],
+            &["artifactRef", "artifact_ref", "artifactId", "artifact_id"],
+        );
+        let evidence_refs = refs(
+            "evidenceRefs",
+            &["evidenceRefs", "evidence_refs"],
+            &["evidenceRef", "evidence_ref", "evidenceId", "evidence_id"],
+        );
         let tv = |s: Option<String>| s.map(Val::string).unwrap_or_default();
         let input_preview = tv(truncate_text(
-            pt(ev, &["input", "arguments", "args", "inputSummary", "input_summary", "accumulatedInputPreview", "accumulated_input_preview"]),
+            pt(
+                ev,
+                &[
+                    "input",
+                    "arguments",
+                    "args",
+                    "inputSummary",
+                    "input_summary",
+                    "accumulatedInputPreview",
+                    "accumulated_input_preview",
+                ],
+            ),
             240,
         ));
-        let out_src = pt(ev, &["output", "result", "summary", "message", "outputPreview", "output_preview", "deltaPreview", "delta_preview"])
-            .or_else(|| ev.str("detail"));
+        let out_src = pt(
+            ev,
+            &[
+                "output",
+                "result",
+                "summary",
+                "message",
+                "outputPreview",
+                "output_preview",
+                "deltaPreview",
+                "delta_preview",
+            ],
+        )
+        .or_else(|| ev.str("detail"));
         let output_preview = tv(truncate_text(out_src, 240));
-        let error_preview = tv(truncate_text(pt(ev, &["error", "errorPreview", "error_preview", "failureCategory", "failure_category"]), 240));
-        let num = |k: &str| read_number_field(ev.payload(), &[k]).map(Val::Num).unwrap_or_default();
+        let error_preview = tv(truncate_text(
+            pt(
+                ev,
+                &[
+                    "error",
+                    "errorPreview",
+                    "error_preview",
+                    "failureCategory",
+                    "failure_category",
+                ],
+            ),
+            240,
+        ));
+        let num = |k: &str| {
+            read_number_field(ev.payload(), &[k])
+                .map(Val::Num)
+                .unwrap_or_default()
+        };
         let progress = num("progress");
         let total = num("total");
         let skill_slug = Val::opt_str(pt(ev, &["skillSlug", "skill_slug", "slug"]));
@@ -414,7 +516,9 @@ impl ToolSurfaceAcc {
                     Some(s) => Val::str(s),
                     None => classify(&family),
                 };
-                let detail = or_nullish(or_nullish(detail_ev, || output_preview.clone()), || error_preview.clone());
+                let detail = or_nullish(or_nullish(detail_ev, || output_preview.clone()), || {
+                    error_preview.clone()
+                });
                 let mut call = Call {
                     id: id.clone(),
                     merged: false,
@@ -450,7 +554,9 @@ impl ToolSurfaceAcc {
                 (pos, None, None, false)
             }
             Some(&pos) => {
-                let Some(c) = self.calls.get_mut(pos) else { return };
+                let Some(c) = self.calls.get_mut(pos) else {
+                    return;
+                };
                 let old_family = c.family.clone();
                 let old_status = c.status.clone();
                 let had_mcp = !c.mcp.is_undef();
@@ -473,7 +579,9 @@ impl ToolSurfaceAcc {
                     c.title = title;
                 }
                 c.detail = or_nullish(
-                    or_nullish(or_nullish(detail_ev, || output_preview.clone()), || error_preview.clone()),
+                    or_nullish(or_nullish(detail_ev, || output_preview.clone()), || {
+                        error_preview.clone()
+                    }),
                     || c.detail.clone(),
                 );
                 c.input_preview = or_nullish(input_preview, || c.input_preview.clone());
@@ -559,7 +667,8 @@ impl ToolSurfaceAcc {
     }
 
     fn by_family(&self) -> Val {
-        let mut fams: Vec<(&String, &BTreeSet<usize>)> = self.families.iter().map(|(f, s)| (f, s)).collect();
+        let mut fams: Vec<(&String, &BTreeSet<usize>)> =
+            self.families.iter().map(|(f, s)| (f, s)).collect();
         fams.sort_by_key(|(_, s)| s.iter().next().copied().unwrap_or(usize::MAX));
         let mut o = Obj::new();
         for (f, s) in fams {
@@ -591,14 +700,23 @@ impl ToolSurfaceAcc {
             Val::arr(
                 tools
                     .iter()
-                    .filter(|t| t.get("status").and_then(Val::as_str).map(pred).unwrap_or(false))
+                    .filter(|t| {
+                        t.get("status")
+                            .and_then(Val::as_str)
+                            .map(pred)
+                            .unwrap_or(false)
+                    })
                     .map(|t| t.get("id").cloned().unwrap_or_default())
                     .collect(),
             )
         };
         let mut servers: Vec<(String, Obj, Vec<String>, HashSet<String>)> = Vec::new();
         for t in &tools {
-            let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("").to_string();
+            let sid = t
+                .get("serverId")
+                .and_then(Val::as_str)
+                .unwrap_or("")
+                .to_string();
             let st = t.get("status").cloned().unwrap_or_default();
             let s = st.as_str().unwrap_or("");
             let pos = match servers.iter().position(|e| e.0 == sid) {
@@ -608,7 +726,9 @@ impl ToolSurfaceAcc {
                     servers.len() - 1
                 }
             };
-            let Some(e) = servers.get_mut(pos) else { continue };
+            let Some(e) = servers.get_mut(pos) else {
+                continue;
+            };
             let cur_status = e.1.get("status").cloned();
             let cur_s = cur_status.as_ref().and_then(Val::as_str);
             let fresh = cur_status.is_none();
@@ -616,17 +736,25 @@ impl ToolSurfaceAcc {
                 st.clone()
             } else if matches!(cur_s, Some("failed" | "blocked")) {
                 cur_status.clone().unwrap_or_default()
-            } else if matches!(s, "running" | "pending") {
-                st.clone()
-            } else if fresh {
+            } else if matches!(s, "running" | "pending") || fresh {
                 st.clone()
             } else {
                 or_nullish(cur_status.clone().unwrap_or_default(), || st.clone())
             };
             let n = |k: &str| e.1.get(k).and_then(Val::as_f64).unwrap_or(0.0);
             let tc = n("toolCount") + 1.0;
-            let ac = n("activeToolCount") + if matches!(s, "running" | "pending") { 1.0 } else { 0.0 };
-            let fc = n("failedToolCount") + if matches!(s, "failed" | "blocked") { 1.0 } else { 0.0 };
+            let ac = n("activeToolCount")
+                + if matches!(s, "running" | "pending") {
+                    1.0
+                } else {
+                    0.0
+                };
+            let fc = n("failedToolCount")
+                + if matches!(s, "failed" | "blocked") {
+                    1.0
+                } else {
+                    0.0
+                };
             for x in t.get("eventIds").and_then(Val::as_arr).unwrap_or(&[]) {
                 if let Some(x) = x.as_str() {
                     let x = js_trim(x);
@@ -683,17 +811,26 @@ impl ToolSurfaceAcc {
         let base = |k: &'static str| vec![Seg::Key("toolCalls"), Seg::Key(k)];
         let ch = self.tracker.take(self.items.len());
         out.extend(list_op(base("calls"), ch, &self.items));
-        for (k, l) in ["activeCallIds", "failedCallIds", "completedCallIds"].into_iter().zip(self.lists.iter_mut()) {
+        for (k, l) in ["activeCallIds", "failedCallIds", "completedCallIds"]
+            .into_iter()
+            .zip(self.lists.iter_mut())
+        {
             let ch = l.tracker.take(l.items.len());
             out.extend(list_op(base(k), ch, &l.items));
         }
         if self.family_dirty {
-            out.push(PatchOp::Replace { path: base("byFamily"), value: self.by_family() });
+            out.push(PatchOp::Replace {
+                path: base("byFamily"),
+                value: self.by_family(),
+            });
             self.family_dirty = false;
         }
         if self.mcp_dirty {
             let m = self.mcp_model();
-            out.push(PatchOp::Replace { path: vec![Seg::Key("mcp")], value: m });
+            out.push(PatchOp::Replace {
+                path: vec![Seg::Key("mcp")],
+                value: m,
+            });
             self.mcp_dirty = false;
         }
     }

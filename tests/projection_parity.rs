@@ -1,7 +1,7 @@
 //! Parity with the recorded reference states (`../shared/reference/parity`): batch, incremental
 //! and patch replay all deep-equal the reference's `projectAgentUiState` output.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
@@ -82,28 +82,8 @@ fn diff(ours: &Val, gold: &Val, events: &[Value], path: &str) -> Option<String> 
 /// The JS patch applier, emulated on `Val`.
 fn apply_patch(state: &mut Val, patch: &Patch) {
     for op in &patch.ops {
-        let (path, f): (&Vec<Seg>, Box<dyn Fn(&mut Val)>) = match op {
-            PatchOp::Replace { path, value } => {
-                let v = value.clone();
-                (path, Box::new(move |slot: &mut Val| *slot = v.clone()))
-            }
-            PatchOp::List { path, len, set } => {
-                let (len, set) = (*len, set.clone());
-                (
-                    path,
-                    Box::new(move |slot: &mut Val| {
-                        let mut items: Vec<Val> =
-                            slot.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
-                        items.resize(len, Val::Undef);
-                        for (i, v) in &set {
-                            if let Some(s) = items.get_mut(*i) {
-                                *s = v.clone();
-                            }
-                        }
-                        *slot = Val::arr(items);
-                    }),
-                )
-            }
+        let path = match op {
+            PatchOp::Replace { path, .. } | PatchOp::List { path, .. } => path,
         };
         let mut cur: &mut Val = state;
         for seg in path {
@@ -113,15 +93,23 @@ fn apply_patch(state: &mut Val, patch: &Patch) {
                     if !o.contains_key(k) {
                         o.set(*k, Val::Undef);
                     }
-                    o.get_mut(k).expect("key just set")
+                    o.get_mut(k).expect("key")
                 }
-                (Val::Arr(a), Seg::Index(i)) => {
-                    Rc::make_mut(a).get_mut(*i).expect("index in range")
-                }
-                _ => panic!("patch path does not exist: {path:?}"),
+                (Val::Arr(a), Seg::Index(i)) => Rc::make_mut(a).get_mut(*i).expect("index"),
+                _ => panic!("bad patch path {path:?}"),
             };
         }
-        f(cur);
+        match op {
+            PatchOp::Replace { value, .. } => *cur = value.clone(),
+            PatchOp::List { len, set, .. } => {
+                let mut items: Vec<Val> = cur.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
+                items.resize(*len, Val::Undef);
+                for (i, v) in set {
+                    items[*i] = v.clone();
+                }
+                *cur = Val::arr(items);
+            }
+        }
     }
 }
 
@@ -132,7 +120,7 @@ struct Case {
     batch: Val,
 }
 
-fn load_cases(dir: &PathBuf) -> Vec<Case> {
+fn load_cases(dir: &Path) -> Vec<Case> {
     let mut cases = Vec::new();
     for sub in ["fixtures", "streams"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))

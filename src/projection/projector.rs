@@ -411,6 +411,10 @@ impl Projector {
 
     /// What changed since the previous `take_patch` (or since new/reset/hydrate).
     pub fn take_patch(&mut self) -> Patch {
+        if !self.changed && !self.full_pending {
+            // Nothing was accepted since the last patch: the state is the same.
+            return Patch::default();
+        }
         let ov = self.overlay();
         let units_now: Vec<String> = ov.as_ref().map(|o| o.units.clone()).unwrap_or_default();
         let irregular = self.irregular(ov.as_ref());

@@ -2,4 +2,5 @@
 
 pub mod event;
 pub mod js;
+pub mod redact;
 pub mod val;

@@ -227,6 +227,121 @@ pub fn js_string_to_number(s: &str) -> f64 {
     }
 }
 
+/// UTF-16 length of one JSON string literal as JS `JSON.stringify` writes it (quotes included).
+pub fn json_string_literal_len(s: &str) -> usize {
+    let mut n = 2usize;
+    for c in s.chars() {
+        n += match c {
+            '"' | '\\' | '\u{8}' | '\t' | '\n' | '\u{c}' | '\r' => 2,
+            '\u{0}'..='\u{1f}' => 6,
+            _ => c.len_utf16(),
+        };
+    }
+    n
+}
+
+/// UTF-16 length of JS `JSON.stringify(v)` for a parsed JSON value (no whitespace).
+///
+/// Numbers are measured as ECMAScript prints the double they parse to. The walk is iterative,
+/// so nesting depth cannot exhaust the stack.
+pub fn json_stringify_len(v: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    let mut total = 0usize;
+    let mut stack: Vec<&Value> = vec![v];
+    while let Some(x) = stack.pop() {
+        total += match x {
+            Value::Null => 4,
+            Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => js_number_to_string(n.as_f64().unwrap_or(0.0)).len(),
+            Value::String(s) => json_string_literal_len(s),
+            Value::Array(a) => {
+                stack.extend(a.iter());
+                2 + a.len().saturating_sub(1)
+            }
+            Value::Object(m) => {
+                let mut n = 2 + m.len().saturating_sub(1);
+                for (k, child) in m.iter() {
+                    n += json_string_literal_len(k) + 1;
+                    stack.push(child);
+                }
+                n
+            }
+        };
+    }
+    total
+}
+
+/// The entries of a JSON object in JS own-key order: canonical array-index keys first in
+/// ascending numeric order, then the other keys in insertion order.
+pub fn js_own_entries(
+    m: &serde_json::Map<String, serde_json::Value>,
+) -> Vec<(&str, &serde_json::Value)> {
+    let mut idx: Vec<(u32, &str, &serde_json::Value)> = Vec::new();
+    let mut rest: Vec<(&str, &serde_json::Value)> = Vec::with_capacity(m.len());
+    for (k, v) in m.iter() {
+        match is_array_index_key(k) {
+            Some(i) => idx.push((i, k.as_str(), v)),
+            None => rest.push((k.as_str(), v)),
+        }
+    }
+    if idx.is_empty() {
+        return rest;
+    }
+    idx.sort_by_key(|(i, _, _)| *i);
+    let mut out: Vec<(&str, &serde_json::Value)> =
+        idx.into_iter().map(|(_, k, v)| (k, v)).collect();
+    out.extend(rest);
+    out
+}
+
+/// JS `String(v)` (as a template literal interpolates it) for a parsed JSON value:
+/// objects print `[object Object]`, arrays join their items with `,` (null items print empty).
+/// Iterative, so nested arrays of any depth are safe.
+pub fn js_value_to_string(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let mut out = String::new();
+    // Each frame is an array being joined and the index of the next item.
+    let mut stack: Vec<(&[Value], usize)> = Vec::new();
+    fn emit(x: &serde_json::Value, out: &mut String) -> Option<()> {
+        use serde_json::Value;
+        match x {
+            Value::Null => {}
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => out.push_str(&js_number_to_string(n.as_f64().unwrap_or(0.0))),
+            Value::String(s) => out.push_str(s),
+            Value::Object(_) => out.push_str("[object Object]"),
+            Value::Array(_) => return None,
+        }
+        Some(())
+    }
+    match v {
+        Value::Array(a) => stack.push((a.as_slice(), 0)),
+        Value::Null => return "null".into(),
+        other => {
+            let _ = emit(other, &mut out);
+            return out;
+        }
+    }
+    while let Some((items, pos)) = stack.pop() {
+        if pos >= items.len() {
+            continue;
+        }
+        if pos > 0 {
+            out.push(',');
+        }
+        stack.push((items, pos + 1));
+        if let Some(item) = items.get(pos) {
+            if let Value::Array(inner) = item {
+                stack.push((inner.as_slice(), 0));
+            } else {
+                let _ = emit(item, &mut out);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +365,17 @@ mod tests {
         assert_eq!(utf16_len("😀a"), 3);
         assert_eq!(utf16_prefix("a😀b", 2), "a");
         assert_eq!(utf16_prefix("a😀b", 3), "a😀");
+    }
+
+    #[test]
+    fn stringify_lengths_and_strings() {
+        let v: serde_json::Value =
+            serde_json::from_str(r#"{"a":[1,true,null,"x\n\u0001"],"b":1.5e300,"c":{}}"#).unwrap();
+        let expected = r#"{"a":[1,true,null,"x\n\u0001"],"b":1.5e+300,"c":{}}"#;
+        assert_eq!(json_stringify_len(&v), expected.len());
+        let arr: serde_json::Value = serde_json::from_str(r#"[1,[2,[null,"a"]],{},true]"#).unwrap();
+        assert_eq!(js_value_to_string(&arr), "1,2,,a,[object Object],true");
+        assert_eq!(js_value_to_string(&serde_json::Value::Null), "null");
     }
 
     #[test]

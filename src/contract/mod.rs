@@ -1,6 +1,13 @@
-//! The contract of `@limecloud/agent-ui-contracts`: event model, JS semantics, validators.
+//! The contract of `@limecloud/agent-ui-contracts`: event model, JS semantics, validators,
+//! sequence verifier, turn-terminal helpers, constants and schemas, conformance fixtures.
 
+pub mod constants;
 pub mod event;
+pub mod fixtures;
 pub mod js;
+pub mod normalize;
 pub mod redact;
+pub mod sequence;
+pub mod terminal;
 pub mod val;
+pub mod validation;

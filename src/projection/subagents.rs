@@ -1,0 +1,846 @@
+//! The `subagents` field: subagent threads, delegation calls and activities
+//! (projection spec §3.11).
+//!
+//! An event is a subagent event when it names a subagent thread (`subagentId`, `workerId` or a
+//! payload thread id). Each such event merges into its thread, appends one activity and, for
+//! spawn/handoff-like classes, records a delegation call. The accumulator is incremental: the
+//! work per event is proportional to the event, and `patch_ops` reports only what changed since
+//! the previous call (a new activity is one list slot, a thread update is a few key
+//! replacements plus appended reference slots).
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::contract::event::Ev;
+use crate::contract::js::{utf16_len, utf16_prefix};
+use crate::contract::val::{Obj, Val};
+use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
+use crate::projection::patch::{list_op, ListTracker, PatchOp, Seg};
+
+/// Thread keys other than the three reference lists, `isolation` and `collaboration`, in the
+/// reference's key order.
+const SCALAR_KEYS: [&str; 15] = [
+    "threadId",
+    "subagentId",
+    "parentThreadId",
+    "parentTaskId",
+    "taskId",
+    "taskPath",
+    "role",
+    "nickname",
+    "status",
+    "title",
+    "summary",
+    "promptPreview",
+    "lastActivityAt",
+    "createdAt",
+    "completedAt",
+];
+const S_THREAD_ID: usize = 0;
+const S_SUBAGENT_ID: usize = 1;
+const S_PARENT_THREAD_ID: usize = 2;
+const S_PARENT_TASK_ID: usize = 3;
+const S_TASK_ID: usize = 4;
+const S_TASK_PATH: usize = 5;
+const S_ROLE: usize = 6;
+const S_NICKNAME: usize = 7;
+const S_STATUS: usize = 8;
+const S_TITLE: usize = 9;
+const S_SUMMARY: usize = 10;
+const S_PROMPT_PREVIEW: usize = 11;
+const S_LAST_ACTIVITY_AT: usize = 12;
+const S_CREATED_AT: usize = 13;
+const S_COMPLETED_AT: usize = 14;
+
+/// Statuses that end a thread.
+pub fn is_terminal_status(s: Option<&str>) -> bool {
+    matches!(
+        s,
+        Some(
+            "completed" | "failed" | "canceled" | "cancelled" | "aborted" | "closed" | "not_found"
+        )
+    )
+}
+
+/// Terminal statuses other than `completed`.
+pub fn is_failed_terminal_status(s: Option<&str>) -> bool {
+    s != Some("completed") && is_terminal_status(s)
+}
+
+fn is_active_status(s: Option<&str>) -> bool {
+    matches!(s, Some("pending" | "running" | "blocked"))
+}
+
+/// An event field as a value: absent is `Undef`, `null` stays `Null`.
+fn field(ev: Ev<'_>, k: &str) -> Val {
+    match ev.get(k) {
+        None => Val::Undef,
+        Some(v) => Val::from_json(v),
+    }
+}
+
+/// JS `a ?? b`.
+fn or_else(a: Val, b: impl FnOnce() -> Val) -> Val {
+    if a.is_nullish() {
+        b()
+    } else {
+        a
+    }
+}
+
+/// A string field under JS `??`: `Some` for strings (even empty), `None` for absent or null.
+fn str_field<'a>(ev: Ev<'a>, k: &str) -> Option<&'a str> {
+    ev.str(k)
+}
+
+/// The subagent thread an event belongs to: `subagentId ?? workerId ?? payload thread id`.
+/// Only a non-empty string selects a thread.
+pub fn subagent_thread_id<'a>(ev: Ev<'a>) -> Option<&'a str> {
+    let chosen = match ev.get("subagentId") {
+        Some(v) if !v.is_null() => v.as_str(),
+        _ => match ev.get("workerId") {
+            Some(v) if !v.is_null() => v.as_str(),
+            _ => ev.raw_str(&[
+                "subagentId",
+                "agentThreadId",
+                "childThreadId",
+                "childSessionId",
+                "session_id",
+                "targetThreadId",
+            ]),
+        },
+    };
+    chosen.filter(|s| !s.is_empty())
+}
+
+/// `payload.parentThreadId ?? payload.parent_thread_id ?? ev.threadId`.
+fn parent_thread_id(ev: Ev<'_>) -> Val {
+    match ev.raw_str(&["parentThreadId", "parent_thread_id"]) {
+        Some(s) => Val::str(s),
+        None => field(ev, "threadId"),
+    }
+}
+
+fn parent_thread_str<'a>(ev: Ev<'a>) -> Option<&'a str> {
+    ev.raw_str(&["parentThreadId", "parent_thread_id"])
+        .or_else(|| str_field(ev, "threadId"))
+}
+
+fn payload_num(ev: Ev<'_>, keys: &[&str]) -> Val {
+    let Some(p) = ev.payload() else {
+        return Val::Undef;
+    };
+    keys.iter()
+        .filter_map(|k| p.get(*k).and_then(Value::as_f64))
+        .find(|n| n.is_finite())
+        .map(Val::Num)
+        .unwrap_or(Val::Undef)
+}
+
+fn payload_bool(ev: Ev<'_>, keys: &[&str]) -> Val {
+    let Some(p) = ev.payload() else {
+        return Val::Undef;
+    };
+    keys.iter()
+        .find_map(|k| p.get(*k).and_then(Value::as_bool))
+        .map(Val::Bool)
+        .unwrap_or(Val::Undef)
+}
+
+fn raw(ev: Ev<'_>, keys: &[&str]) -> Val {
+    Val::opt_str(ev.raw_str(keys))
+}
+
+/// A preview of at most 280 UTF-16 units (277 + "...").
+fn preview280(s: Option<&str>) -> Val {
+    match s {
+        None | Some("") => Val::Undef,
+        Some(s) if utf16_len(s) > 280 => Val::string(format!("{}...", utf16_prefix(s, 277))),
+        Some(s) => Val::str(s),
+    }
+}
+
+fn prompt_preview(ev: Ev<'_>) -> Val {
+    preview280(ev.raw_str(&["promptPreview", "prompt_preview", "prompt", "input"]))
+}
+
+/// The collaboration view of one event (§3.11.4 inputs).
+fn collaboration(ev: Ev<'_>) -> Val {
+    let payload = ev.get("payload").filter(|p| p.is_object());
+    let metadata = payload
+        .and_then(|p| p.get("metadata"))
+        .filter(|m| m.is_object());
+    let input = CollabInput {
+        source_type: str_field(ev, "eventClass"),
+        collaboration_kind: ev.raw_str(&["collaborationKind", "collaboration_kind"]),
+        surface: ev.raw_str(&["collaborationSurface", "collaboration_surface"]),
+        phase: match ev.get("phase") {
+            Some(v) if !v.is_null() => v.as_str(),
+            _ => ev.raw_str(&["collaborationPhase", "collaboration_phase"]),
+        },
+        status: str_field(ev, "status"),
+        runtime_entity: ev.raw_str(&["runtimeEntity", "runtime_entity"]),
+        runtime_status: ev.raw_str(&["runtimeStatus", "runtime_status"]),
+        latest_turn_status: ev.raw_str(&["latestTurnStatus", "latest_turn_status"]),
+        task_id: match ev.get("taskId") {
+            Some(v) if !v.is_null() => v.as_str(),
+            _ => ev.raw_str(&["taskId", "task_id"]),
+        },
+        agent_id: match ev.get("subagentId") {
+            Some(v) if !v.is_null() => v.as_str(),
+            _ => str_field(ev, "workerId"),
+        },
+        parent_thread_id: parent_thread_str(ev),
+        transcript_ref: ev.raw_str(&["transcriptRef", "transcript_ref"]),
+        handoff_id: str_field(ev, "handoffId"),
+        metadata,
+        payload,
+        ..Default::default()
+    };
+    build_collaboration_payload_metadata(&input)
+}
+
+fn isolation(ev: Ev<'_>) -> Val {
+    let o = Obj::new()
+        .c(
+            "runtimeProfileId",
+            raw(ev, &["runtimeProfileId", "runtime_profile_id"]),
+        )
+        .c(
+            "modelProfileId",
+            raw(ev, &["modelProfileId", "model_profile_id"]),
+        )
+        .c(
+            "isolationProfileId",
+            raw(ev, &["isolationProfileId", "isolation_profile_id"]),
+        )
+        .c(
+            "workspaceRef",
+            raw(ev, &["workspaceRef", "workspace_ref", "cwdRef"]),
+        )
+        .c(
+            "permissionProfile",
+            raw(ev, &["permissionProfile", "permission_profile"]),
+        )
+        .c(
+            "sandboxProfile",
+            raw(ev, &["sandboxProfile", "sandbox_profile"]),
+        )
+        .c("forkPolicy", raw(ev, &["forkPolicy", "fork_policy"]))
+        .c("depth", payload_num(ev, &["depth", "subagentDepth"]))
+        .c(
+            "canDelegate",
+            payload_bool(ev, &["canDelegate", "can_delegate"]),
+        );
+    if o.is_empty() {
+        Val::Undef
+    } else {
+        o.into_val()
+    }
+}
+
+fn is_delegation(cls: &str) -> bool {
+    cls.starts_with("subagent.")
+        || cls.starts_with("handoff.")
+        || cls == "agent.spawned"
+        || cls == "agent.handoff"
+}
+
+/// Whether an event may change an existing thread's status.
+fn sets_status(cls: &str, status: Option<&str>) -> bool {
+    cls.starts_with("subagent.")
+        || cls.starts_with("task.")
+        || matches!(
+            cls,
+            "agent.spawned" | "agent.completed" | "agent.changed" | "agent.handoff"
+        )
+        || (cls == "handoff.requested" && status == Some("blocked"))
+}
+
+fn activity_kind(cls: &str, status: Option<&str>) -> &'static str {
+    if cls.contains("started") || cls == "agent.spawned" {
+        "started"
+    } else if cls.contains("cancel")
+        || cls.contains("abort")
+        || cls.contains("interrupt")
+        || cls.contains("closed")
+        || matches!(
+            status,
+            Some("canceled" | "cancelled" | "aborted" | "closed")
+        )
+    {
+        "interrupted"
+    } else if cls.contains("completed") {
+        "completed"
+    } else if cls.contains("failed") {
+        "failed"
+    } else if cls.starts_with("handoff.") {
+        "handoff"
+    } else if cls.starts_with("review.") {
+        "review"
+    } else if cls.starts_with("channel.")
+        || cls.starts_with("tool.")
+        || cls.starts_with("model.")
+        || cls.starts_with("artifact.")
+    {
+        "interacted"
+    } else {
+        "updated"
+    }
+}
+
+fn delegation_action(cls: &str) -> &'static str {
+    if cls.starts_with("handoff.") || cls == "agent.handoff" {
+        "handoff"
+    } else if cls.contains("wait") {
+        "wait"
+    } else if cls.contains("interrupt") {
+        "interrupt"
+    } else if cls.contains("close") {
+        "close"
+    } else if cls.contains("send") || cls.contains("input") {
+        "send_input"
+    } else {
+        "spawn"
+    }
+}
+
+/// A set key for a value (JS `Set` identity of the primitive values used here).
+fn set_key(v: &Val) -> Rc<str> {
+    match v {
+        Val::Str(s) => s.clone(),
+        other => Rc::from(format!("\u{0}{}", other.to_json())),
+    }
+}
+
+/// An insertion-ordered set of values with dirty tracking of the receiver's copy.
+#[derive(Default)]
+struct OrderedSet {
+    items: Vec<Val>,
+    seen: HashSet<Rc<str>>,
+    tracker: ListTracker,
+}
+
+impl OrderedSet {
+    fn insert(&mut self, v: Val) {
+        if self.seen.insert(set_key(&v)) {
+            self.items.push(v);
+        }
+    }
+
+    fn to_val(&self) -> Val {
+        Val::arr(self.items.clone())
+    }
+}
+
+/// What the receiver holds for one thread (the scalar keys and the two objects).
+struct SentThread {
+    scalars: [Val; 15],
+    isolation: Val,
+    collaboration: Val,
+}
+
+struct Thread {
+    scalars: [Val; 15],
+    artifact_refs: OrderedSet,
+    evidence_refs: OrderedSet,
+    source_event_ids: OrderedSet,
+    isolation: Val,
+    collaboration: Val,
+    /// `None` until the receiver has this thread.
+    sent: Option<SentThread>,
+    /// Queued in `SubagentsAcc::dirty` since the last patch.
+    dirty: bool,
+}
+
+impl Thread {
+    fn status(&self) -> Option<&str> {
+        self.scalars[S_STATUS].as_str()
+    }
+
+    /// The model's clone of the thread: compacted scalar keys, the three lists, then
+    /// `isolation` and `collaboration` (appended as `undefined` when they have no value).
+    fn to_val(&self) -> Val {
+        let mut o = Obj::with_capacity(20);
+        for (k, v) in SCALAR_KEYS.iter().zip(self.scalars.iter()) {
+            if !v.is_undef() {
+                o.push(*k, v.clone());
+            }
+        }
+        o.push("artifactRefs", self.artifact_refs.to_val());
+        o.push("evidenceRefs", self.evidence_refs.to_val());
+        o.push("sourceEventIds", self.source_event_ids.to_val());
+        if !self.isolation.is_undef() {
+            o.push("isolation", self.isolation.clone());
+        }
+        if !self.collaboration.is_undef() {
+            o.push("collaboration", self.collaboration.clone());
+        }
+        if self.isolation.is_undef() {
+            o.push("isolation", Val::Undef);
+        }
+        if self.collaboration.is_undef() {
+            o.push("collaboration", Val::Undef);
+        }
+        o.into_val()
+    }
+
+    /// Which keys are present, as a bit mask (a change of shape resends the thread whole,
+    /// keeping the reference's key order on the receiver).
+    fn shape(scalars: &[Val; 15], isolation: &Val, collaboration: &Val) -> u32 {
+        let mut m = 0u32;
+        for (i, v) in scalars.iter().enumerate() {
+            if !v.is_undef() {
+                m |= 1 << i;
+            }
+        }
+        if !isolation.is_undef() {
+            m |= 1 << 15;
+        }
+        if !collaboration.is_undef() {
+            m |= 1 << 16;
+        }
+        m
+    }
+
+    fn mark_sent(&mut self) {
+        self.sent = Some(SentThread {
+            scalars: self.scalars.clone(),
+            isolation: self.isolation.clone(),
+            collaboration: self.collaboration.clone(),
+        });
+        for l in [
+            &mut self.artifact_refs,
+            &mut self.evidence_refs,
+            &mut self.source_event_ids,
+        ] {
+            let n = l.items.len();
+            l.tracker.sync(n);
+        }
+    }
+}
+
+/// Same value as far as the receiver is concerned (strings by content, shared values by
+/// identity).
+fn same(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Undef, Val::Undef) | (Val::Null, Val::Null) => true,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Num(x), Val::Num(y)) => x == y,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Obj(x), Val::Obj(y)) => Rc::ptr_eq(x, y),
+        (Val::Arr(x), Val::Arr(y)) => Rc::ptr_eq(x, y),
+        (Val::Event(x), Val::Event(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Identifiers of the threads in each status group, in thread order.
+#[derive(Default, PartialEq)]
+struct IdLists {
+    active: Vec<Rc<str>>,
+    completed: Vec<Rc<str>>,
+    failed: Vec<Rc<str>>,
+}
+
+fn ids_val(ids: &[Rc<str>]) -> Val {
+    Val::arr(ids.iter().map(|s| Val::Str(s.clone())).collect())
+}
+
+/// The incremental subagents accumulator (the reference's
+/// `createAgentUiSubagentsModelAccumulator`).
+#[derive(Default)]
+pub struct SubagentsAcc {
+    threads: Vec<Thread>,
+    thread_index: HashMap<Rc<str>, usize>,
+    delegations: Vec<Val>,
+    delegation_index: HashMap<Rc<str>, usize>,
+    activities: Vec<Val>,
+    ids: IdLists,
+
+    // What the receiver has.
+    sent_has_subagents: bool,
+    sent_threads: usize,
+    dirty: Vec<usize>,
+    delegation_tracker: ListTracker,
+    activity_tracker: ListTracker,
+    sent_ids: IdLists,
+}
+
+impl SubagentsAcc {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Apply one event; `true` when it is a subagent event (the model changed).
+    pub fn apply(&mut self, ev: Ev<'_>) -> bool {
+        let Some(tid) = subagent_thread_id(ev) else {
+            return false;
+        };
+        let cls = ev.cls();
+        let status = ev.status();
+        let collab = collaboration(ev);
+
+        let idx = match self.thread_index.get(tid) {
+            Some(&i) => i,
+            None => {
+                let key: Rc<str> = Rc::from(tid);
+                let i = self.threads.len();
+                self.threads.push(Thread {
+                    scalars: Default::default(),
+                    artifact_refs: OrderedSet::default(),
+                    evidence_refs: OrderedSet::default(),
+                    source_event_ids: OrderedSet::default(),
+                    isolation: Val::Undef,
+                    collaboration: Val::Undef,
+                    sent: None,
+                    dirty: false,
+                });
+                self.thread_index.insert(key, i);
+                i
+            }
+        };
+        let is_new = self
+            .threads
+            .get(idx)
+            .map(|t| t.scalars[S_THREAD_ID].is_undef());
+        let Some(is_new) = is_new else {
+            return false;
+        };
+        let status_before = self
+            .threads
+            .get(idx)
+            .and_then(|t| t.status().map(str::to_owned));
+        if let Some(t) = self.threads.get_mut(idx) {
+            merge_thread(t, ev, tid, is_new, collab.clone());
+            if idx < self.sent_threads && !t.dirty {
+                t.dirty = true;
+                self.dirty.push(idx);
+            }
+        }
+        let status_after = self
+            .threads
+            .get(idx)
+            .and_then(|t| t.status().map(str::to_owned));
+        if is_new || status_before != status_after {
+            self.recompute_ids();
+        }
+
+        self.activities.push(
+            Obj::new()
+                .c("activityId", field(ev, "id"))
+                .c("threadId", Val::str(tid))
+                .c("sourceEventId", field(ev, "id"))
+                .c("kind", Val::str(activity_kind(cls, status)))
+                .c("status", field(ev, "status"))
+                .c("title", field(ev, "title"))
+                .c("createdAt", field(ev, "createdAt"))
+                .k("collaboration", collab.clone())
+                .into_val(),
+        );
+
+        if is_delegation(cls) {
+            let parent = parent_thread_id(ev);
+            let call_id = or_else(field(ev, "handoffId"), || {
+                match ev.raw_str(&["callId", "delegationCallId"]) {
+                    Some(s) => Val::str(s),
+                    None => {
+                        let p = match &parent {
+                            Val::Str(s) => s.to_string(),
+                            v if v.is_nullish() => "root".to_owned(),
+                            v => v.to_json(),
+                        };
+                        Val::string(format!("{p}:delegation:{tid}"))
+                    }
+                }
+            });
+            let d = Obj::new()
+                .c("callId", call_id.clone())
+                .c("sourceEventId", field(ev, "id"))
+                .c("action", Val::str(delegation_action(cls)))
+                .c("parentThreadId", parent)
+                .c("targetThreadIds", Val::arr(vec![Val::str(tid)]))
+                .c("status", field(ev, "status"))
+                .c("title", field(ev, "title"))
+                .c("promptPreview", prompt_preview(ev))
+                .c("createdAt", field(ev, "createdAt"))
+                .c("completedAt", field(ev, "completedAt"))
+                .k("collaboration", collab)
+                .into_val();
+            let key = set_key(&call_id);
+            match self.delegation_index.get(&key) {
+                Some(&i) => {
+                    if let Some(slot) = self.delegations.get_mut(i) {
+                        *slot = d;
+                        self.delegation_tracker.touch(i);
+                    }
+                }
+                None => {
+                    self.delegation_index.insert(key, self.delegations.len());
+                    self.delegations.push(d);
+                }
+            }
+        }
+        true
+    }
+
+    fn recompute_ids(&mut self) {
+        let mut ids = IdLists::default();
+        for t in &self.threads {
+            let Some(id) = t.scalars[S_THREAD_ID].as_str() else {
+                continue;
+            };
+            let s = t.status();
+            if is_active_status(s) {
+                ids.active.push(Rc::from(id));
+            }
+            if s == Some("completed") {
+                ids.completed.push(Rc::from(id));
+            }
+            if is_failed_terminal_status(s) {
+                ids.failed.push(Rc::from(id));
+            }
+        }
+        self.ids = ids;
+    }
+
+    /// The full model (§3.11.3), 7 keys.
+    pub fn model(&self) -> Val {
+        Obj::with_capacity(7)
+            .k("hasSubagents", Val::Bool(!self.threads.is_empty()))
+            .k(
+                "threads",
+                Val::arr(self.threads.iter().map(Thread::to_val).collect()),
+            )
+            .k("delegationCalls", Val::arr(self.delegations.clone()))
+            .k("activities", Val::arr(self.activities.clone()))
+            .k("activeThreadIds", ids_val(&self.ids.active))
+            .k("completedThreadIds", ids_val(&self.ids.completed))
+            .k("failedThreadIds", ids_val(&self.ids.failed))
+            .into_val()
+    }
+
+    /// Append the changes since the previous call (or `sync`) as ops under `base`.
+    pub fn patch_ops(&mut self, base: &[Seg], out: &mut Vec<PatchOp>) {
+        let path = |tail: &[Seg]| -> Vec<Seg> {
+            let mut p = base.to_vec();
+            p.extend_from_slice(tail);
+            p
+        };
+        let has = !self.threads.is_empty();
+        if has != self.sent_has_subagents {
+            out.push(PatchOp::Replace {
+                path: path(&[Seg::Key("hasSubagents")]),
+                value: Val::Bool(has),
+            });
+            self.sent_has_subagents = has;
+        }
+
+        // Threads: changed existing threads key by key, new threads as appended slots.
+        let dirty = std::mem::take(&mut self.dirty);
+        for i in dirty {
+            let Some(t) = self.threads.get_mut(i) else {
+                continue;
+            };
+            t.dirty = false;
+            let tp = |tail: &[Seg]| {
+                let mut p = path(&[Seg::Key("threads"), Seg::Index(i)]);
+                p.extend_from_slice(tail);
+                p
+            };
+            let resend = match &t.sent {
+                None => true,
+                Some(s) => {
+                    Thread::shape(&s.scalars, &s.isolation, &s.collaboration)
+                        != Thread::shape(&t.scalars, &t.isolation, &t.collaboration)
+                }
+            };
+            if resend {
+                out.push(PatchOp::Replace {
+                    path: tp(&[]),
+                    value: t.to_val(),
+                });
+                t.mark_sent();
+                continue;
+            }
+            if let Some(s) = &t.sent {
+                for (k, (a, b)) in SCALAR_KEYS
+                    .iter()
+                    .zip(s.scalars.iter().zip(t.scalars.iter()))
+                {
+                    if !same(a, b) {
+                        out.push(PatchOp::Replace {
+                            path: tp(&[Seg::Key(k)]),
+                            value: b.clone(),
+                        });
+                    }
+                }
+                if !same(&s.isolation, &t.isolation) {
+                    out.push(PatchOp::Replace {
+                        path: tp(&[Seg::Key("isolation")]),
+                        value: t.isolation.clone(),
+                    });
+                }
+                if !same(&s.collaboration, &t.collaboration) {
+                    out.push(PatchOp::Replace {
+                        path: tp(&[Seg::Key("collaboration")]),
+                        value: t.collaboration.clone(),
+                    });
+                }
+            }
+            for (k, l) in [
+                ("artifactRefs", &mut t.artifact_refs),
+                ("evidenceRefs", &mut t.evidence_refs),
+                ("sourceEventIds", &mut t.source_event_ids),
+            ] {
+                let change = l.tracker.take(l.items.len());
+                out.extend(list_op(tp(&[Seg::Key(k)]), change, &l.items));
+            }
+            t.sent = Some(SentThread {
+                scalars: t.scalars.clone(),
+                isolation: t.isolation.clone(),
+                collaboration: t.collaboration.clone(),
+            });
+        }
+        let n = self.threads.len();
+        if n != self.sent_threads {
+            let from = self.sent_threads.min(n);
+            let set: Vec<(usize, Val)> = (from..n)
+                .filter_map(|i| self.threads.get(i).map(|t| (i, t.to_val())))
+                .collect();
+            for t in self.threads.iter_mut().skip(from) {
+                t.mark_sent();
+            }
+            out.push(PatchOp::List {
+                path: path(&[Seg::Key("threads")]),
+                len: n,
+                set,
+            });
+            self.sent_threads = n;
+        }
+
+        let change = self.delegation_tracker.take(self.delegations.len());
+        out.extend(list_op(
+            path(&[Seg::Key("delegationCalls")]),
+            change,
+            &self.delegations,
+        ));
+        let change = self.activity_tracker.take(self.activities.len());
+        out.extend(list_op(
+            path(&[Seg::Key("activities")]),
+            change,
+            &self.activities,
+        ));
+
+        if self.ids.active != self.sent_ids.active {
+            out.push(PatchOp::Replace {
+                path: path(&[Seg::Key("activeThreadIds")]),
+                value: ids_val(&self.ids.active),
+            });
+            self.sent_ids.active = self.ids.active.clone();
+        }
+        if self.ids.completed != self.sent_ids.completed {
+            out.push(PatchOp::Replace {
+                path: path(&[Seg::Key("completedThreadIds")]),
+                value: ids_val(&self.ids.completed),
+            });
+            self.sent_ids.completed = self.ids.completed.clone();
+        }
+        if self.ids.failed != self.sent_ids.failed {
+            out.push(PatchOp::Replace {
+                path: path(&[Seg::Key("failedThreadIds")]),
+                value: ids_val(&self.ids.failed),
+            });
+            self.sent_ids.failed = self.ids.failed.clone();
+        }
+    }
+
+    /// The receiver now holds `model()` as it is: forget pending changes.
+    pub fn sync(&mut self) {
+        for t in self.threads.iter_mut() {
+            t.dirty = false;
+            t.mark_sent();
+        }
+        self.dirty.clear();
+        self.sent_threads = self.threads.len();
+        self.sent_has_subagents = !self.threads.is_empty();
+        self.delegation_tracker.sync(self.delegations.len());
+        self.activity_tracker.sync(self.activities.len());
+        self.sent_ids = IdLists {
+            active: self.ids.active.clone(),
+            completed: self.ids.completed.clone(),
+            failed: self.ids.failed.clone(),
+        };
+    }
+}
+
+/// The reference's `mergeThread`: fold one event into a thread (new when `is_new`).
+fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val) {
+    let s = &mut t.scalars;
+    // "first": keep the current value unless it is nullish.
+    fn first(cur: &mut Val, next: impl FnOnce() -> Val) {
+        if cur.is_nullish() {
+            *cur = next();
+        }
+    }
+    s[S_THREAD_ID] = Val::str(tid);
+    let sub = std::mem::take(&mut s[S_SUBAGENT_ID]);
+    s[S_SUBAGENT_ID] = or_else(field(ev, "subagentId"), || or_else(sub, || Val::str(tid)));
+    first(&mut s[S_PARENT_THREAD_ID], || parent_thread_id(ev));
+    first(&mut s[S_PARENT_TASK_ID], || {
+        raw(ev, &["parentTaskId", "parent_task_id"])
+    });
+    first(&mut s[S_TASK_ID], || field(ev, "taskId"));
+    first(&mut s[S_TASK_PATH], || {
+        raw(ev, &["taskPath", "task_path", "agentPath", "agent_path"])
+    });
+    first(&mut s[S_ROLE], || {
+        raw(ev, &["role", "agentRole", "agent_role"])
+    });
+    first(&mut s[S_NICKNAME], || {
+        raw(ev, &["nickname", "agentNickname", "agent_nickname"])
+    });
+    if is_new || sets_status(ev.cls(), ev.status()) {
+        s[S_STATUS] = field(ev, "status");
+    }
+    first(&mut s[S_TITLE], || field(ev, "title"));
+    if let Some(sum) = ev.raw_str(&["summary", "resultSummary", "outputSummary"]) {
+        s[S_SUMMARY] = Val::str(sum);
+    }
+    first(&mut s[S_PROMPT_PREVIEW], || prompt_preview(ev));
+    let last = std::mem::take(&mut s[S_LAST_ACTIVITY_AT]);
+    s[S_LAST_ACTIVITY_AT] = or_else(field(ev, "completedAt"), || {
+        or_else(field(ev, "createdAt"), || last)
+    });
+    first(&mut s[S_CREATED_AT], || field(ev, "createdAt"));
+    let done = std::mem::take(&mut s[S_COMPLETED_AT]);
+    s[S_COMPLETED_AT] = or_else(field(ev, "completedAt"), || {
+        if is_terminal_status(ev.status()) {
+            field(ev, "createdAt")
+        } else {
+            done
+        }
+    });
+    for r in ev.str_list("artifactRefs") {
+        t.artifact_refs.insert(Val::str(r));
+    }
+    for r in ev.str_list("evidenceRefs") {
+        t.evidence_refs.insert(Val::str(r));
+    }
+    t.source_event_ids.insert(field(ev, "id"));
+    first(&mut t.isolation, || isolation(ev));
+    if !collab.is_undef() {
+        t.collaboration = collab;
+    }
+}
+
+/// `buildAgentUiSubagentsModel`: the model after every event, in order (no deduplication).
+pub fn build_agent_ui_subagents_model(events: &[Value]) -> Val {
+    let mut acc = SubagentsAcc::new();
+    for e in events {
+        acc.apply(Ev::of(e));
+    }
+    acc.model()
+}

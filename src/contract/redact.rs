@@ -11,39 +11,14 @@
 
 use serde_json::Value;
 
+use super::validation::is_secret_key;
+
 /// The replacement written in place of a secret-bearing value.
 pub const REDACTED: &str = "[redacted]";
 
-/// The fragments of the contract's secret-key pattern, lower-case, with the three spellings of
-/// `api[-_]?key` written out.
-const SECRET_FRAGMENTS: [&[u8]; 7] = [
-    b"apikey",
-    b"api-key",
-    b"api_key",
-    b"authorization",
-    b"password",
-    b"secret",
-    b"token",
-];
-
-/// Whether an object key names a secret-bearing field: the contract's pattern, matched as a
-/// case-insensitive substring. Only ASCII letters fold (as in a JS `/i` pattern without the `u`
-/// flag, no non-ASCII character matches an ASCII letter).
-pub fn is_secret_key(key: &str) -> bool {
-    let k = key.as_bytes();
-    (0..k.len()).any(|start| {
-        SECRET_FRAGMENTS.iter().any(|frag| {
-            k.len() - start >= frag.len()
-                && k[start..start + frag.len()]
-                    .iter()
-                    .zip(frag.iter())
-                    .all(|(a, b)| a.to_ascii_lowercase() == *b)
-        })
-    })
-}
-
 /// Replace, in place, the value of every object member whose key is secret-bearing
-/// (`is_secret_key`), at any depth, with the string `"[redacted]"`. The replaced value is not
+/// (the validator's `is_secret_key`, so redaction and the `secret_leak_risk` scan
+/// agree on every key), at any depth, with the string `"[redacted]"`. The replaced value is not
 /// walked further. Returns whether anything changed (a member already holding exactly
 /// `"[redacted]"` is not a change).
 pub fn redact_secrets(v: &mut Value) -> bool {
@@ -102,7 +77,16 @@ mod tests {
         ] {
             assert!(is_secret_key(k), "{k} should match");
         }
-        for k in ["passwd", "key", "api", "auth", "credential", "", "api key", "tok"] {
+        for k in [
+            "passwd",
+            "key",
+            "api",
+            "auth",
+            "credential",
+            "",
+            "api key",
+            "tok",
+        ] {
             assert!(!is_secret_key(k), "{k} should not match");
         }
         // Non-ASCII look-alikes do not fold to ASCII letters.

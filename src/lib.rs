@@ -12,4 +12,4 @@ pub mod generator;
 pub mod projection;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;

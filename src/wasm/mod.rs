@@ -1,1 +1,15 @@
 //! wasm-bindgen bindings (thin: JSON text in, wire-encoded JSON text out).
+//!
+//! Every function here parses its input text, calls the Rust core and writes the result with the
+//! wire encoding of `docs/design.md` (`Val::write_json`). The JS wrapper in `pkg-template/`
+//! stringifies inputs, decodes outputs and owns every JS-side fact (identity, error classes,
+//! structural sharing).
+//!
+//! Inputs can arrive two ways: as a `&str` argument, or (the fast path) as UTF-8 bytes the wrapper
+//! wrote with `TextEncoder.encodeInto` into the buffer returned by [`input_buffer`]; the `*_buf`
+//! functions read that buffer.
+
+pub mod api;
+pub mod input;
+pub mod projector;
+pub mod types;

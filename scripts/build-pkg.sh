@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Build the npm package into pkg/:
+#   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt (npm binaryen) -> assemble.
+# Options: --debug  build with the `panic-hook` feature and without wasm-opt (readable panics).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+MODE=release
+if [[ "${1:-}" == "--debug" ]]; then MODE=debug; fi
+
+bash scripts/ensure-tools.sh
+
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+CRATE=agent_runtime_projection
+if [[ "$MODE" == release ]]; then
+  cargo build --lib --release --target wasm32-unknown-unknown
+  WASM="$TARGET_DIR/wasm32-unknown-unknown/release/$CRATE.wasm"
+else
+  cargo build --lib --target wasm32-unknown-unknown --features panic-hook
+  WASM="$TARGET_DIR/wasm32-unknown-unknown/debug/$CRATE.wasm"
+fi
+
+rm -rf pkg
+mkdir -p pkg/glue
+wasm-bindgen --target web --out-dir pkg/glue --out-name "$CRATE" "$WASM"
+
+if [[ "$MODE" == release ]]; then
+  # Features the Rust wasm32 target enables by default (so wasm-opt keeps what rustc emitted).
+  node_modules/.bin/wasm-opt -O3 --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-reference-types --enable-multivalue \
+    "pkg/glue/${CRATE}_bg.wasm" -o "pkg/glue/${CRATE}_bg.opt.wasm"
+  mv "pkg/glue/${CRATE}_bg.opt.wasm" "pkg/glue/${CRATE}_bg.wasm"
+fi
+
+node scripts/assemble-pkg.mjs

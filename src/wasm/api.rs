@@ -1,0 +1,281 @@
+//! Free functions: constants, fixtures, validators, sequence verification, terminal helpers,
+//! batch projections and the event generator.
+//!
+//! Functions named with a `len` parameter read their JSON input from the input buffer
+//! ([`super::input_buffer`] / [`set_input`]); results are wire-encoded JSON text.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::input::with_input;
+use crate::contract::val::{write_json_str, Val};
+use crate::contract::{constants, fixtures, normalize, sequence, terminal, validation};
+use crate::projection::{replay, snapshot, subagents};
+
+/// Copy `text` into the input buffer; returns its length in bytes (the slow path, and tests).
+#[wasm_bindgen]
+pub fn set_input(text: &str) -> usize {
+    super::input::fill_input(text.as_bytes());
+    text.len()
+}
+
+pub(crate) fn parse(text: &str) -> Result<Value, JsError> {
+    serde_json::from_str(text).map_err(|e| JsError::new(&format!("Invalid JSON input: {e}")))
+}
+
+fn parse_input(len: usize) -> Result<Value, JsError> {
+    with_input(len, parse)
+}
+
+/// Parse an array of events (each one checked for projection).
+pub(crate) fn parse_events(v: Value) -> Result<Vec<Value>, JsError> {
+    match v {
+        Value::Array(items) => {
+            for (i, e) in items.iter().enumerate() {
+                crate::contract::event::check_event(e)
+                    .map_err(|err| JsError::new(&format!("events[{i}]: {err}")))?;
+            }
+            Ok(items)
+        }
+        _ => Err(JsError::new("Runtime events must be an array.")),
+    }
+}
+
+fn wire(v: &Val) -> String {
+    let mut s = String::new();
+    v.write_json(&mut s);
+    s
+}
+
+fn issues_json(issues: &[validation::Issue]) -> String {
+    wire(&Val::arr(issues.iter().map(validation::Issue::to_val).collect()))
+}
+
+/// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
+/// "schemas": {<short name>: <schema>}}` (schemas in export order).
+#[wasm_bindgen]
+pub fn constants_json() -> String {
+    let mut s = String::from("{\"fixtureSchemaVersion\":");
+    write_json_str(constants::AGENT_UI_FIXTURE_SCHEMA_VERSION, &mut s);
+    s.push_str(",\"eventClasses\":");
+    write_str_list(constants::AGENT_UI_EVENT_CLASSES.iter().copied(), &mut s);
+    s.push_str(",\"legacyTerminalClasses\":");
+    write_str_list(
+        constants::LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES
+            .iter()
+            .copied(),
+        &mut s,
+    );
+    s.push_str(",\"schemas\":{");
+    for (i, (short, _file, json)) in constants::SCHEMA_FILES.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        write_json_str(short, &mut s);
+        s.push(':');
+        s.push_str(json);
+    }
+    s.push_str("},\"schemaFiles\":{");
+    for (i, (short, file, _json)) in constants::SCHEMA_FILES.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        write_json_str(short, &mut s);
+        s.push(':');
+        write_json_str(file, &mut s);
+    }
+    s.push_str("}}");
+    s
+}
+
+fn write_str_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
+    out.push('[');
+    for (i, x) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_str(x, out);
+    }
+    out.push(']');
+}
+
+/// The standard conformance fixtures (plain JSON array).
+#[wasm_bindgen]
+pub fn fixtures_json() -> String {
+    fixtures::conformance_fixtures_json().to_string()
+}
+
+/// `collect*ValidationIssues`: `kind` is one of `runtimeEvent`, `threadReadModel`,
+/// `projectionState`, `fixture`, `capabilityManifest`. Returns the issue array.
+#[wasm_bindgen]
+pub fn collect_issues(kind: &str, len: usize, path: &str) -> Result<String, JsError> {
+    let input = parse_input(len)?;
+    let issues = match kind {
+        "runtimeEvent" => validation::collect_runtime_event_issues(&input, path),
+        "threadReadModel" => validation::collect_thread_read_model_issues(&input, path),
+        "projectionState" => validation::collect_projection_state_issues(&input, path),
+        "fixture" => validation::collect_fixture_issues(&input, path),
+        "capabilityManifest" => validation::collect_capability_manifest_issues(&input, path),
+        _ => return Err(JsError::new(&format!("Unknown validator kind: {kind}"))),
+    };
+    Ok(issues_json(&issues))
+}
+
+fn violations_json(v: &[sequence::Violation]) -> String {
+    wire(&Val::arr(v.iter().map(sequence::Violation::to_val).collect()))
+}
+
+/// `verifyRuntimeEventSequence(events)`: the input is any JSON array.
+#[wasm_bindgen]
+pub fn verify_sequence(len: usize) -> Result<String, JsError> {
+    match parse_input(len)? {
+        Value::Array(events) => Ok(violations_json(&sequence::verify_runtime_event_sequence(
+            &events,
+        ))),
+        _ => Err(JsError::new("Runtime events must be an array.")),
+    }
+}
+
+/// The incremental runtime sequence verifier.
+#[wasm_bindgen]
+pub struct WasmSequenceVerifier {
+    inner: sequence::SequenceVerifier,
+}
+
+#[wasm_bindgen]
+impl WasmSequenceVerifier {
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmSequenceVerifier {
+        WasmSequenceVerifier {
+            inner: sequence::SequenceVerifier::new(),
+        }
+    }
+
+    /// Push one event (from the input buffer); returns the violations it produced.
+    pub fn push(&mut self, len: usize) -> Result<String, JsError> {
+        let event = parse_input(len)?;
+        Ok(violations_json(&self.inner.push(&event)))
+    }
+
+    /// Every violation so far.
+    pub fn violations(&self) -> String {
+        violations_json(self.inner.violations())
+    }
+}
+
+#[wasm_bindgen]
+pub fn normalize_runtime_status_value(v: Option<String>) -> Option<String> {
+    terminal::normalize_runtime_status_value(v.as_deref())
+}
+
+#[wasm_bindgen]
+pub fn runtime_turn_terminal_kind_from_status(v: Option<String>) -> Option<String> {
+    terminal::runtime_turn_terminal_kind_from_status(v.as_deref()).map(|k| k.to_string())
+}
+
+/// `{kind, eventClass, status, phase}` as JSON text.
+#[wasm_bindgen]
+pub fn runtime_turn_terminal_projection_from_kind(kind: &str) -> String {
+    wire(&terminal::runtime_turn_terminal_projection_from_kind(kind))
+}
+
+/// The terminal projection as JSON text, or `undefined`.
+#[wasm_bindgen]
+pub fn runtime_turn_terminal_projection_from_status(v: Option<String>) -> Option<String> {
+    match terminal::runtime_turn_terminal_projection_from_status(v.as_deref()) {
+        Val::Undef => None,
+        p => Some(wire(&p)),
+    }
+}
+
+#[wasm_bindgen]
+pub fn normalize_runtime_turn_terminal_event_class(v: Option<String>) -> Option<String> {
+    terminal::normalize_runtime_turn_terminal_event_class(v.as_deref()).map(|s| s.to_string())
+}
+
+#[wasm_bindgen]
+pub fn is_runtime_turn_terminal_event_class(v: Option<String>) -> bool {
+    terminal::is_runtime_turn_terminal_event_class(v.as_deref())
+}
+
+#[wasm_bindgen]
+pub fn is_legacy_runtime_turn_terminal_event_class(v: Option<String>) -> bool {
+    terminal::is_legacy_runtime_turn_terminal_event_class(v.as_deref())
+}
+
+#[wasm_bindgen]
+pub fn is_runtime_terminal_status_value(v: Option<String>) -> bool {
+    terminal::is_runtime_terminal_status_value(v.as_deref())
+}
+
+#[wasm_bindgen]
+pub fn is_runtime_settled_status_value(v: Option<String>) -> bool {
+    terminal::is_runtime_settled_status_value(v.as_deref())
+}
+
+#[wasm_bindgen]
+pub fn runtime_status_for_terminal_event_class(v: Option<String>) -> Option<String> {
+    terminal::runtime_status_for_terminal_event_class(v.as_deref()).map(|s| s.to_string())
+}
+
+#[wasm_bindgen]
+pub fn is_agent_ui_event_class(v: &str) -> bool {
+    constants::is_agent_ui_event_class_str(v)
+}
+
+/// `normalizeRuntimeEvent(event)`: the normalized event as JSON text.
+#[wasm_bindgen]
+pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
+    let v = parse_input(len)?;
+    serde_json::to_string(&normalize::normalize_runtime_event(&v))
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Batch projection of a JSON array of events; `Val::Event(i)` is the i-th array element.
+#[wasm_bindgen]
+pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
+    let events = parse_events(parse_input(len)?)?;
+    Ok(wire(&crate::projection::projector::project(
+        &events,
+        source_count,
+    )))
+}
+
+/// `projectAgentRuntimeReadModel({executionEvents, sourceCount})` over a JSON array of events.
+#[wasm_bindgen]
+pub fn project_read_model(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
+    let events = parse_events(parse_input(len)?)?;
+    Ok(wire(&crate::projection::project_agent_runtime_read_model(
+        &events,
+        source_count,
+    )))
+}
+
+/// `projectAgentUiStateFromSessionSnapshot(input)`; `Val::Event(i)` is the i-th event of the
+/// list the snapshot resolves to (executionEvents, else readModel.events[*].source).
+#[wasm_bindgen]
+pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
+    let input = parse_input(len)?;
+    Ok(wire(&snapshot::project_from_session_snapshot(&input)))
+}
+
+/// `buildAgentUiSubagentsModel(events)`.
+#[wasm_bindgen]
+pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
+    let events = parse_events(parse_input(len)?)?;
+    Ok(wire(&subagents::build_agent_ui_subagents_model(&events)))
+}
+
+/// `replayAgentUiFixture(fixture)`; `Val::Event(i)` is `fixture.events[i]`.
+#[wasm_bindgen]
+pub fn replay_fixture(len: usize) -> Result<String, JsError> {
+    let fixture = parse_input(len)?;
+    Ok(wire(&replay::replay_agent_ui_fixture(&fixture)))
+}
+
+/// `generateRuntimeEvents(n, seed, options)`: a JSON array of events.
+#[wasm_bindgen]
+pub fn generate_events(n: usize, seed: u32, options_json: &str) -> Result<String, JsError> {
+    crate::generator::generate_json(n, seed, options_json).map_err(|e| JsError::new(&e))
+}

@@ -1,0 +1,50 @@
+//! The input buffer of the fast path: the JS wrapper writes JSON text into wasm memory with
+//! `TextEncoder.encodeInto` (one native copy) instead of passing a `&str` (which wasm-bindgen
+//! copies character by character).
+
+use std::cell::RefCell;
+
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Make the input buffer at least `cap` bytes long and return its address in wasm memory.
+/// The address is valid until the next call into the module that allocates.
+#[wasm_bindgen]
+pub fn input_buffer(cap: usize) -> usize {
+    INPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < cap {
+            b.resize(cap, 0);
+        }
+        b.as_mut_ptr() as usize
+    })
+}
+
+/// Run `f` on the first `len` bytes of the input buffer, as UTF-8 text.
+pub(crate) fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsError>) -> Result<T, JsError> {
+    INPUT.with(|b| {
+        let b = b.borrow();
+        let bytes = b
+            .get(..len)
+            .ok_or_else(|| JsError::new("Input length exceeds the input buffer."))?;
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| JsError::new("Input is not valid UTF-8 text."))?;
+        f(text)
+    })
+}
+
+/// Replace the start of the input buffer with `bytes` (growing it as needed).
+pub(crate) fn fill_input(bytes: &[u8]) {
+    INPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < bytes.len() {
+            b.resize(bytes.len(), 0);
+        }
+        if let Some(dst) = b.get_mut(..bytes.len()) {
+            dst.copy_from_slice(bytes);
+        }
+    })
+}

@@ -1,0 +1,88 @@
+//! `WasmProjector`: the incremental projector behind `createAgentUiProjector`.
+//!
+//! The JS wrapper keeps the accepted event objects in a list; an event's index in that list is the
+//! `ext` passed here, so `Val::Event(ext)` in a patch decodes to the caller's own object.
+
+use wasm_bindgen::prelude::*;
+
+use super::api::{parse, parse_events};
+use super::input::with_input;
+use crate::contract::event::check_event;
+use crate::projection::projector::Projector;
+
+#[wasm_bindgen]
+pub struct WasmProjector {
+    inner: Projector,
+}
+
+#[wasm_bindgen]
+impl WasmProjector {
+    #[wasm_bindgen(constructor)]
+    pub fn new(source_count: Option<f64>) -> WasmProjector {
+        WasmProjector {
+            inner: Projector::new(source_count),
+        }
+    }
+
+    /// Apply one event (JSON in the input buffer). `true`: accepted as event `ext`; `false`:
+    /// its id was seen before. A malformed event throws and changes nothing.
+    pub fn apply(&mut self, len: usize, ext: u32) -> Result<bool, JsError> {
+        let event = with_input(len, parse)?;
+        self.inner
+            .apply(event, ext)
+            .map_err(|e| JsError::new(&e.message))
+    }
+
+    /// Apply a JSON array of events in order; accepted events get `ext_start`, `ext_start + 1`, ...
+    /// Returns one byte per input event (1 accepted, 0 duplicate). Every event is checked before
+    /// any is applied: a malformed one throws and changes nothing.
+    pub fn apply_many(&mut self, len: usize, ext_start: u32) -> Result<Vec<u8>, JsError> {
+        let events = with_input(len, parse).and_then(parse_events)?;
+        let mut flags = Vec::with_capacity(events.len());
+        let mut ext = ext_start;
+        for (i, event) in events.into_iter().enumerate() {
+            let accepted = self
+                .inner
+                .apply(event, ext)
+                .map_err(|e| JsError::new(&format!("events[{i}]: {}", e.message)))?;
+            if accepted {
+                ext = ext.saturating_add(1);
+            }
+            flags.push(u8::from(accepted));
+        }
+        Ok(flags)
+    }
+
+    /// Replace everything with these events (a JSON array, already free of duplicate ids, so
+    /// event `i` is array element `i`). A malformed event throws and changes nothing.
+    pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<(), JsError> {
+        let events = with_input(len, parse).and_then(parse_events)?;
+        self.inner.hydrate(events, source_count);
+        Ok(())
+    }
+
+    /// Back to the empty state (the constructor's sourceCount is dropped, as in the reference).
+    pub fn reset(&mut self) {
+        self.inner.reset();
+    }
+
+    /// The whole state, wire-encoded.
+    pub fn state(&self) -> String {
+        let mut s = String::new();
+        self.inner.state().write_json(&mut s);
+        s
+    }
+
+    /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded.
+    pub fn take_patch(&mut self) -> String {
+        let mut s = String::new();
+        self.inner.take_patch().write_json(&mut s);
+        s
+    }
+
+    /// Check an event without applying it (used by tests and the wrapper's error messages).
+    pub fn check(len: usize) -> Result<(), JsError> {
+        let v = with_input(len, parse)?;
+        check_event(&v).map_err(|e| JsError::new(&e.message))
+    }
+}

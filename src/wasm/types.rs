@@ -1,0 +1,1 @@
+//! TypeScript declarations of the package's data types (see `types` below).

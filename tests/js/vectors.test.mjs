@@ -1,0 +1,85 @@
+// The contracts' 288 recorded validator/helper vectors, through the JS API of pkg/.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { hasReference, pkgEntry, readReference } from "./reference.mjs";
+
+const api = await import(pkgEntry);
+
+function expand(value) {
+  if (value === "__undefined__") return undefined;
+  if (Array.isArray(value)) return value.map(expand);
+  if (value && typeof value === "object") {
+    if ("$repeat" in value && "count" in value) return String(value.$repeat).repeat(value.count);
+    if ("$fixture" in value) return api.getAgentUiFixture(value.$fixture);
+    if ("$fixtureEvents" in value) return api.getAgentUiFixture(value.$fixtureEvents).events;
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = expand(v);
+    return out;
+  }
+  return value;
+}
+
+/** What the recording kept: JSON form (undefined members dropped), `undefined` as "__undefined__". */
+function recorded(value) {
+  return value === undefined ? "__undefined__" : JSON.parse(JSON.stringify(value));
+}
+
+function runScripted(vector) {
+  const base = {
+    schemaVersion: "lime-runtime-event/v0.1",
+    runtimeId: "runtime",
+    threadId: "thread",
+    turnId: "turn",
+    sequence: 1,
+    kind: "tool",
+    status: "running",
+    title: "T",
+    createdAt: "2026-06-10T00:00:00.000Z",
+  };
+  const a = { id: "a", ...base, eventClass: "tool.result", toolCallId: "t" };
+  const b = { id: "b", ...base, eventClass: "tool.started", toolCallId: "u" };
+  const c = { id: "c", ...base, eventClass: "turn.completed" };
+  const v = api.createRuntimeSequenceVerifier();
+  const p1 = v.push(a);
+  const p2 = v.push(b);
+  const getViolations = v.getViolations();
+  const p3 = v.push(c);
+  const finalize1 = v.finalize();
+  const finalize2 = v.finalize();
+  return { p1, p2, getViolations, p3, finalize1, finalize2 };
+}
+
+const vectors = hasReference ? readReference("vectors.json") : [];
+
+test("vector file holds 288 cases", { skip: !hasReference }, () => {
+  assert.equal(vectors.length, 288);
+});
+
+for (const [i, vector] of vectors.entries()) {
+  test(`vector ${i} ${vector.fn}: ${vector.name}`, () => {
+    const fn = api[vector.fn];
+    assert.equal(typeof fn, "function", `${vector.fn} is exported`);
+    if (vector.fn === "createRuntimeSequenceVerifier") {
+      assert.deepEqual(recorded(runScripted(vector)), vector.result);
+      return;
+    }
+    const args = expand(vector.args);
+    if (vector.throws) {
+      let thrown;
+      assert.throws(() => fn(...args), (error) => ((thrown = error), true));
+      assert.equal(thrown.name, vector.throws.name);
+      assert.equal(thrown.message, vector.throws.message);
+      if (vector.throws.issues) {
+        assert.ok(thrown instanceof api.AgentUiContractValidationError);
+        assert.deepEqual(recorded(thrown.issues), vector.throws.issues);
+      } else {
+        assert.equal(Object.getPrototypeOf(thrown), Error.prototype);
+      }
+      return;
+    }
+    const result = fn(...args);
+    if (vector.fn.startsWith("validate")) assert.equal(result, args[0], "validators return their input");
+    if (vector.fn === "getAgentUiFixture") assert.equal(result, api.agentUiConformanceFixtures.find((f) => f.id === args[0]));
+    assert.deepEqual(recorded(result), vector.result);
+  });
+}

@@ -216,8 +216,14 @@ fn write_fuzz_seeds() {
             let Ok(v) = serde_json::from_str::<Value>(&text) else {
                 continue;
             };
+            let name = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+            if text.len() <= 48 * 1024 {
+                let dir = corpus.join("validators");
+                std::fs::create_dir_all(&dir).expect("create corpus dir");
+                let file = format!("whole-fixture-{}.json", name.clone().unwrap_or_default());
+                std::fs::write(dir.join(file), text.trim()).expect("write seed");
+            }
             if let Some(events) = v.get("events").and_then(Value::as_array) {
-                let name = p.file_stem().map(|s| s.to_string_lossy().into_owned());
                 streams.push((
                     format!("fixture-{}", name.unwrap_or_default()),
                     events.clone(),

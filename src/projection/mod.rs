@@ -1,5 +1,20 @@
 //! The projection reducer of `@limecloud/agent-runtime-projection`.
 
 pub mod collaboration;
+pub mod diagnostics;
+pub mod graph;
+pub mod messages;
+pub mod normalization;
 pub mod patch;
+pub mod projector;
+pub mod read_model;
+pub mod refs;
+pub mod runtime;
+pub mod state;
+pub mod state_delta;
 pub mod subagents;
+pub mod timeline;
+pub mod tool_surface;
+
+pub use projector::{project, Projector};
+pub use read_model::project_agent_runtime_read_model;

@@ -1,0 +1,409 @@
+//! `messages` (spec §3.4): one part per message-like event, stream deltas merged by group,
+//! and proposed-plan blocks of text parts materialized into plan parts. Only the part touched
+//! by an event is rebuilt.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::normalization::{ev_val, event_refs_val, or_nullish};
+use super::patch::ListTracker;
+use crate::contract::event::Ev;
+use crate::contract::js::{is_js_whitespace, js_trim};
+use crate::contract::val::{Obj, Val};
+
+fn detail_or_title(ev: Ev<'_>) -> Val {
+    or_nullish(ev_val(ev, "detail"), || ev_val(ev, "title"))
+}
+
+fn plan_text(ev: Ev<'_>) -> Option<String> {
+    match ev.payload_get("plan") {
+        Some(Value::String(s)) if crate::contract::js::has_content(s) => Some(s.clone()),
+        Some(Value::Array(items)) => {
+            let lines: Vec<String> = items
+                .iter()
+                .map(|it| match it {
+                    Value::String(s) => js_trim(s).to_string(),
+                    Value::Object(o) => {
+                        let step = crate::contract::event::trim_str_in(o, &["step", "title", "text", "content"]);
+                        let status = crate::contract::event::trim_str_in(o, &["status"]);
+                        match (step, status) {
+                            (Some(st), Some(s)) => format!("- [{s}] {st}"),
+                            (Some(st), None) => format!("- {st}"),
+                            _ => String::new(),
+                        }
+                    }
+                    _ => String::new(),
+                })
+                .filter(|l| !l.is_empty())
+                .collect();
+            if lines.is_empty() {
+                None
+            } else {
+                Some(lines.join("\n"))
+            }
+        }
+        _ => None,
+    }
+}
+
+fn message_id(ev: Ev<'_>) -> Val {
+    match ev.payload_get("messageId") {
+        Some(Value::String(s)) => Val::str(s),
+        _ => ev_val(ev, "id"),
+    }
+}
+
+fn avail_state(ev: Ev<'_>) -> Val {
+    Val::str(if ev.status() == Some("failed") { "failed" } else { "available" })
+}
+
+/// The part of one event (§3.4.1), if any.
+pub fn part_for(ev: Ev<'_>) -> Option<Val> {
+    let cls = ev.cls();
+    let kind = ev.kind().unwrap_or("");
+    let status = ev.status();
+    let id = ev_val(ev, "id");
+    let refs = event_refs_val(ev);
+    let created = ev_val(ev, "createdAt");
+    let raw_text = || ev.raw_str(&["text", "delta", "message", "content"]).map(Val::str);
+    let o = if cls == "plan.delta" || cls == "plan.final" {
+        let text = raw_text()
+            .or_else(|| plan_text(ev).map(Val::string))
+            .unwrap_or_else(|| detail_or_title(ev));
+        let final_ = cls == "plan.final" || status == Some("completed");
+        Obj::new()
+            .k("type", Val::str("plan"))
+            .k("partId", id.clone())
+            .k("messageId", message_id(ev))
+            .k("role", Val::str("assistant"))
+            .k("text", text)
+            .k("state", Val::str(if final_ { "final" } else { "streaming" }))
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else if kind == "model" || cls == "model.delta" || cls == "model.completed" {
+        let text = raw_text().unwrap_or_else(|| detail_or_title(ev));
+        let final_ = cls == "model.completed" || status == Some("completed");
+        Obj::new()
+            .k("type", Val::str("text"))
+            .k("partId", id.clone())
+            .k("messageId", message_id(ev))
+            .k("role", Val::str("assistant"))
+            .k("text", text)
+            .k("state", Val::str(if final_ { "final" } else { "streaming" }))
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else if cls.starts_with("reasoning.") || kind == "note" {
+        Obj::new()
+            .k("type", Val::str("reasoning"))
+            .k("partId", id.clone())
+            .k("text", detail_or_title(ev))
+            .k(
+                "state",
+                Val::str(if status == Some("completed") { "final" } else { "streaming" }),
+            )
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else if cls == "tool.result" || cls == "tool.failed" {
+        Obj::new()
+            .k("type", Val::str("tool-preview"))
+            .k("partId", id.clone())
+            .k("text", detail_or_title(ev))
+            .k("state", avail_state(ev))
+            .k("toolCallId", ev_val(ev, "toolCallId"))
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else if cls == "artifact.changed" || kind == "draft" {
+        let aid = or_nullish(ev_val(ev, "artifactId"), || {
+            Val::opt_str(ev.str_list("artifactRefs").first().copied())
+        });
+        Obj::new()
+            .k("type", Val::str("artifact-card"))
+            .k("partId", id.clone())
+            .k("text", detail_or_title(ev))
+            .k("state", avail_state(ev))
+            .k("artifactId", aid)
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else if cls == "evidence.changed" || kind == "evidence" {
+        let eid = or_nullish(ev_val(ev, "evidenceId"), || {
+            Val::opt_str(ev.str_list("evidenceRefs").first().copied())
+        });
+        Obj::new()
+            .k("type", Val::str("evidence-citation"))
+            .k("partId", id.clone())
+            .k("text", detail_or_title(ev))
+            .k("state", avail_state(ev))
+            .k("evidenceId", eid)
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else if cls == "runtime.error"
+        || cls == "snapshot.updated"
+        || ev.str("owner") == Some("diagnostics")
+        || matches!(status, Some("failed" | "blocked"))
+    {
+        Obj::new()
+            .k("type", Val::str("diagnostic-ref"))
+            .k("partId", id.clone())
+            .k("text", detail_or_title(ev))
+            .k("state", ev_val(ev, "status"))
+            .k("diagnosticId", or_nullish(ev_val(ev, "traceId"), || id.clone()))
+            .k("sourceEventId", id)
+            .k("createdAt", created)
+            .k("refs", refs)
+    } else {
+        return None;
+    };
+    Some(o.into_val())
+}
+
+fn scope_key(ev: Ev<'_>) -> String {
+    let mut parts: Vec<&str> = ["runtimeId", "threadId", "runId", "turnId", "taskId"]
+        .iter()
+        .filter_map(|k| ev.truthy_str(k))
+        .collect();
+    if let Some(Value::String(m)) = ev.payload_get("messageId") {
+        if !m.is_empty() {
+            parts.push(m);
+        }
+    }
+    if parts.is_empty() {
+        "default".into()
+    } else {
+        parts.join(":")
+    }
+}
+
+fn group_key(ev: Ev<'_>, ty: &str) -> Option<String> {
+    let cls = ev.cls();
+    if ty == "text" && (cls == "model.delta" || cls == "model.completed") {
+        return Some(format!("stream:text:{}", scope_key(ev)));
+    }
+    if ty == "reasoning" && cls.starts_with("reasoning.") {
+        return Some(format!("stream:reasoning:{}", scope_key(ev)));
+    }
+    None
+}
+
+fn nonws_count(s: &str) -> usize {
+    s.chars().filter(|c| !is_js_whitespace(*c)).count()
+}
+
+fn strip_ws(s: &str) -> String {
+    s.chars().filter(|c| !is_js_whitespace(*c)).collect()
+}
+
+/// `mergeStreamText(cur, next)`; `cur_nonws` is the non-whitespace char count of `cur`.
+fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
+    let c = match cur {
+        Val::Undef => Val::str(""),
+        v => v.clone(),
+    };
+    let n = match next {
+        Val::Undef => Val::str(""),
+        v => v.clone(),
+    };
+    if !c.truthy() {
+        return n;
+    }
+    if !n.truthy() {
+        return c;
+    }
+    let (Some(cs), Some(ns)) = (c.as_str(), n.as_str()) else {
+        return n;
+    };
+    if ns.starts_with(cs) {
+        return n;
+    }
+    if cur_nonws > 0 && nonws_count(ns) >= cur_nonws && strip_ws(ns).starts_with(&strip_ws(cs)) {
+        return n;
+    }
+    let end_ok = cs
+        .chars()
+        .last()
+        .map(|ch| ch.is_ascii_alphanumeric() || ch == '`' || ch == ')')
+        .unwrap_or(false);
+    let start_ok = ns
+        .chars()
+        .next()
+        .map(|ch| ch.is_ascii_alphanumeric() || ch == '`' || ch == '(')
+        .unwrap_or(false);
+    let mut s = String::with_capacity(cs.len() + ns.len() + 1);
+    s.push_str(cs);
+    if end_ok && start_ok {
+        s.push(' ');
+    }
+    s.push_str(ns);
+    Val::string(s)
+}
+
+fn merge_part(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
+    let (Some(c), Some(n)) = (cur.as_obj(), next.as_obj()) else {
+        return next.clone();
+    };
+    let g = |o: &Obj, k: &str| o.get(k).cloned().unwrap_or(Val::Undef);
+    let mut o = c.clone();
+    o.set("text", merge_text(&g(c, "text"), &g(n, "text"), cur_nonws));
+    o.set("state", or_nullish(g(n, "state"), || g(c, "state")));
+    o.set("sourceEventId", g(n, "sourceEventId"));
+    o.set("createdAt", or_nullish(g(c, "createdAt"), || g(n, "createdAt")));
+    let mut refs: Vec<Val> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for r in [g(c, "refs"), g(n, "refs")] {
+        for x in r.as_arr().unwrap_or(&[]) {
+            let key = x.as_str().map(str::to_string);
+            if seen.insert(key) {
+                refs.push(x.clone());
+            }
+        }
+    }
+    o.set("refs", Val::arr(refs));
+    o.into_val()
+}
+
+/// Find the next `<proposed_plan\b[^>]*>(body)</proposed_plan>` match (ASCII case-insensitive)
+/// at or after byte `from`: (start, end, body range).
+fn next_plan_block(text: &str, from: usize) -> Option<(usize, usize, usize, usize)> {
+    let b = text.as_bytes();
+    let open = b"<proposed_plan";
+    let close = b"</proposed_plan>";
+    let find = |pat: &[u8], at: usize| -> Option<usize> {
+        if pat.len() > b.len() {
+            return None;
+        }
+        (at..=b.len() - pat.len()).find(|&i| b[i..i + pat.len()].eq_ignore_ascii_case(pat))
+    };
+    let mut at = from;
+    loop {
+        let s = find(open, at)?;
+        let after = s + open.len();
+        let word = b.get(after).map(|c| c.is_ascii_alphanumeric() || *c == b'_').unwrap_or(false);
+        if word {
+            at = s + 1;
+            continue;
+        }
+        let gt = (after..b.len()).find(|&i| b[i] == b'>')?;
+        let body_start = gt + 1;
+        let Some(c) = find(close, body_start) else {
+            at = s + 1;
+            continue;
+        };
+        return Some((s, c + close.len(), body_start, c));
+    }
+}
+
+/// Proposed-plan materialization of one part (§3.4.3).
+pub fn materialize(part: &Val) -> Vec<Val> {
+    let Some(o) = part.as_obj() else { return vec![part.clone()] };
+    let text = match (o.get("type").and_then(Val::as_str), o.get("text").and_then(Val::as_str)) {
+        (Some("text"), Some(t)) if t.contains("<proposed_plan") => t,
+        _ => return vec![part.clone()],
+    };
+    let pid = o.get("partId").and_then(Val::as_str).unwrap_or("undefined").to_string();
+    let mut out = Vec::new();
+    let mut cursor = 0;
+    let mut plan = 0usize;
+    let seg = |out: &mut Vec<Val>, s: &str, i: usize| {
+        if !js_trim(s).is_empty() {
+            let mut c = o.clone();
+            c.set("partId", Val::string(format!("{pid}:text:{i}")));
+            c.set("text", Val::str(s));
+            out.push(c.into_val());
+        }
+    };
+    let mut at = 0;
+    while let Some((s, e, bs, be)) = next_plan_block(text, at) {
+        seg(&mut out, &text[cursor..s], plan);
+        let body = js_trim(&text[bs..be]);
+        if !body.is_empty() {
+            let mut c = o.clone();
+            c.set("type", Val::str("plan"));
+            c.set("partId", Val::string(format!("{pid}:proposed-plan:{plan}")));
+            c.set("text", Val::str(body));
+            out.push(c.into_val());
+            plan += 1;
+        }
+        cursor = e;
+        at = if e > s { e } else { s + 1 };
+    }
+    if plan == 0 {
+        return vec![part.clone()];
+    }
+    seg(&mut out, &text[cursor..], plan);
+    out
+}
+
+struct Stored {
+    part: Val,
+    nonws: usize,
+    out_start: usize,
+    out_len: usize,
+}
+
+/// The message-parts accumulator.
+#[derive(Default)]
+pub struct MessagesAcc {
+    stored: Vec<Stored>,
+    groups: HashMap<String, usize>,
+    /// The materialized output list.
+    pub items: Vec<Val>,
+    pub tracker: ListTracker,
+}
+
+impl MessagesAcc {
+    pub fn apply(&mut self, ev: Ev<'_>) {
+        let Some(part) = part_for(ev) else { return };
+        let ty = part.get("type").and_then(Val::as_str).unwrap_or("").to_string();
+        let key = group_key(ev, &ty);
+        if let Some(&k) = key.as_ref().and_then(|k| self.groups.get(k)) {
+            let Some(st) = self.stored.get_mut(k) else { return };
+            let merged = merge_part(&st.part, &part, st.nonws);
+            st.nonws = merged.get("text").and_then(Val::as_str).map(nonws_count).unwrap_or(0);
+            st.part = merged;
+            self.rematerialize(k);
+            return;
+        }
+        let k = self.stored.len();
+        if let Some(key) = key {
+            self.groups.insert(key, k);
+        }
+        let nonws = part.get("text").and_then(Val::as_str).map(nonws_count).unwrap_or(0);
+        let out = materialize(&part);
+        let start = self.items.len();
+        self.stored.push(Stored { part, nonws, out_start: start, out_len: out.len() });
+        self.items.extend(out);
+    }
+
+    fn rematerialize(&mut self, k: usize) {
+        let Some(st) = self.stored.get(k) else { return };
+        let out = materialize(&st.part);
+        let (start, old_len) = (st.out_start, st.out_len);
+        if out.len() == old_len {
+            for (i, v) in out.into_iter().enumerate() {
+                if let Some(slot) = self.items.get_mut(start + i) {
+                    *slot = v;
+                }
+                self.tracker.touch(start + i);
+            }
+            return;
+        }
+        let new_len = out.len();
+        let end = (start + old_len).min(self.items.len());
+        self.items.splice(start..end, out);
+        for s in self.stored.iter_mut().skip(k + 1) {
+            s.out_start = s.out_start - old_len + new_len;
+        }
+        if let Some(s) = self.stored.get_mut(k) {
+            s.out_len = new_len;
+        }
+        for i in start..self.items.len() {
+            self.tracker.touch(i);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Shared value readers of the projection (spec §0.3), with the reference's JS semantics.
+
+use serde_json::{Map, Value};
+
+use crate::contract::event::Ev;
+use crate::contract::js::{has_content, js_string_to_number, js_trim, utf16_len, utf16_prefix};
+use crate::contract::val::Val;
+
+/// A JSON object record (`isRecord` / `readRecord`): `None` for arrays, null and scalars.
+pub fn record(v: Option<&Value>) -> Option<&Map<String, Value>> {
+    v.and_then(Value::as_object)
+}
+
+/// `rawStr(ev, keys…)`: first payload string with non-blank content, untrimmed.
+pub fn raw_str<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
+    ev.raw_str(keys)
+}
+
+/// `definedString(v)`: trimmed, `None` when empty.
+pub fn defined_string(v: Option<&str>) -> Option<&str> {
+    v.map(js_trim).filter(|s| !s.is_empty())
+}
+
+/// `readStringField(rec, keys)`: first non-blank string, trimmed.
+pub fn read_string_field<'a>(rec: Option<&'a Map<String, Value>>, keys: &[&str]) -> Option<&'a str> {
+    let rec = rec?;
+    keys.iter()
+        .filter_map(|k| rec.get(*k).and_then(Value::as_str))
+        .map(js_trim)
+        .find(|s| !s.is_empty())
+}
+
+/// `truncateText(v, limit)`: trimmed; longer than `limit` UTF-16 units gets cut, re-trimmed and
+/// suffixed with `...`.
+pub fn truncate_text(v: Option<&str>, limit: usize) -> Option<String> {
+    let t = defined_string(v)?;
+    if utf16_len(t) <= limit {
+        return Some(t.to_string());
+    }
+    Some(format!("{}...", js_trim(utf16_prefix(t, limit))))
+}
+
+/// `preview280` / `preview320`: untrimmed, cut to `limit - 3` units plus `...` when longer.
+pub fn preview(v: Option<&str>, limit: usize) -> Option<String> {
+    let v = v.filter(|s| !s.is_empty())?;
+    if utf16_len(v) > limit {
+        return Some(format!("{}...", utf16_prefix(v, limit - 3)));
+    }
+    Some(v.to_string())
+}
+
+/// `safePath(v)`: rejects absolute paths, `file:` URLs and credential-like `name=` text.
+pub fn safe_path(v: Option<&str>) -> Option<&str> {
+    let v = v.filter(|s| !s.is_empty())?;
+    let b = v.as_bytes();
+    let drive = b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/');
+    if drive || v.starts_with('/') || v.starts_with("file:") {
+        return None;
+    }
+    let lower = v.to_ascii_lowercase();
+    for name in ["apikey", "api-key", "api_key", "authorization", "password", "secret", "token"] {
+        let pat = format!("{name}=");
+        if lower.contains(&pat) {
+            return None;
+        }
+    }
+    Some(v)
+}
+
+/// `uniqueStrings(list)`: trimmed, non-empty, first occurrence kept.
+pub fn unique_strings<'a, I: IntoIterator<Item = Option<&'a str>>>(items: I) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for s in items.into_iter().flatten() {
+        let t = js_trim(s);
+        if !t.is_empty() && seen.insert(t.to_string()) {
+            out.push(t.to_string());
+        }
+    }
+    out
+}
+
+/// `readNumberField(rec, keys)`: a finite number, or a non-blank string whose `Number()` is finite.
+pub fn read_number_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<f64> {
+    let rec = rec?;
+    for k in keys {
+        match rec.get(*k) {
+            Some(Value::Number(n)) => {
+                if let Some(x) = n.as_f64().filter(|x| x.is_finite()) {
+                    return Some(x);
+                }
+            }
+            Some(Value::String(s)) if has_content(s) => {
+                let x = js_string_to_number(s);
+                if x.is_finite() {
+                    return Some(x);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `readStringArray(v)`: a non-blank string gives `[trimmed]`; an array its non-blank string
+/// items, untrimmed.
+pub fn read_string_array(v: Option<&Value>) -> Vec<&str> {
+    match v {
+        Some(Value::String(s)) if has_content(s) => vec![js_trim(s)],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|s| has_content(s))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `readStringArrayField(rec, keys)`: the first key giving a non-empty `readStringArray`.
+pub fn read_string_array_field<'a>(rec: Option<&'a Map<String, Value>>, keys: &[&str]) -> Vec<&'a str> {
+    let Some(rec) = rec else { return Vec::new() };
+    for k in keys {
+        let v = read_string_array(rec.get(*k));
+        if !v.is_empty() {
+            return v;
+        }
+    }
+    Vec::new()
+}
+
+/// `readBooleanField(rec, keys)`: the first boolean.
+pub fn read_boolean_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<bool> {
+    let rec = rec?;
+    keys.iter().find_map(|k| rec.get(*k).and_then(Value::as_bool))
+}
+
+/// A string field of the event as a `Val` (`Undef` when absent, null or not a string).
+pub fn ev_str(ev: Ev<'_>, k: &str) -> Val {
+    Val::opt_str(ev.str(k))
+}
+
+/// A field of the event as a `Val`, JSON kept (null stays null; absent is `Undef`).
+pub fn ev_val(ev: Ev<'_>, k: &str) -> Val {
+    match ev.get(k) {
+        None => Val::Undef,
+        Some(v) => Val::from_json(v),
+    }
+}
+
+/// `eventRefs(ev)` as a `Val` array.
+pub fn event_refs_val(ev: Ev<'_>) -> Val {
+    Val::str_arr(&ev.event_refs())
+}
+
+/// `x ?? y` on `Val`s.
+pub fn or_nullish(a: Val, b: impl FnOnce() -> Val) -> Val {
+    if a.is_nullish() {
+        b()
+    } else {
+        a
+    }
+}

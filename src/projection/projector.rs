@@ -1,0 +1,535 @@
+//! The `Projector` (incremental) and `project` (batch): one set of accumulators, fed event by
+//! event; the state document is event-only state plus the active `state.delta` repairs.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::diagnostics::diagnostic;
+use super::graph::GraphAcc;
+use super::messages::MessagesAcc;
+use super::patch::{list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
+use super::read_model::{ReadModelAcc, READ_MODEL_KEYS};
+use super::refs::RefViews;
+use super::runtime::RuntimeAcc;
+use super::state::{hydration, static_key, STATE_KEYS};
+use super::state_delta::{self, EventLookup, Prepared};
+use super::subagents::SubagentsAcc;
+use super::timeline;
+use super::tool_surface::ToolSurfaceAcc;
+use crate::contract::event::{check_event, Ev, EventError};
+use crate::contract::val::{deep_equal, Obj, Val};
+
+/// Placeholder values for read-model keys a delta document does not need (never reachable by
+/// a delta path; swapped back for the real values on output).
+const SENTINEL_BASE: u32 = u32::MAX - 16;
+
+/// The incremental projector (see docs/design.md).
+pub struct Projector {
+    events: Vec<Value>,
+    pos_of_ext: HashMap<u32, usize>,
+    seen: HashSet<String>,
+    rm: ReadModelAcc,
+    runtime: RuntimeAcc,
+    messages: MessagesAcc,
+    timeline: Vec<Val>,
+    t_timeline: ListTracker,
+    graph: GraphAcc,
+    artifacts: RefViews,
+    evidence: RefViews,
+    diags: Vec<Val>,
+    t_diags: ListTracker,
+    tools: ToolSurfaceAcc,
+    subagents: SubagentsAcc,
+    deltas: Vec<Prepared>,
+    active: BTreeSet<usize>,
+    active_by_area: HashMap<String, Vec<usize>>,
+    // Patch bookkeeping.
+    full_pending: bool,
+    changed: bool,
+    prev_units: Vec<String>,
+    prev_failures: Vec<Val>,
+    prev_diag_len: usize,
+    prev_stale: bool,
+}
+
+/// What the active deltas produce, ready to overlay on the event-only state.
+struct Overlay {
+    units: Vec<String>,
+    doc: Obj,
+    side_failures: Vec<Val>,
+    side_stale: bool,
+}
+
+fn ptr_keys(path: &[&'static str]) -> Vec<Seg> {
+    path.iter().map(|k| Seg::Key(k)).collect()
+}
+
+impl Projector {
+    pub fn new(source_count: Option<f64>) -> Projector {
+        let sc = Val::Num(source_count.unwrap_or(0.0));
+        Projector {
+            events: Vec::new(),
+            pos_of_ext: HashMap::new(),
+            seen: HashSet::new(),
+            rm: ReadModelAcc::new(sc),
+            runtime: RuntimeAcc::default(),
+            messages: MessagesAcc::default(),
+            timeline: Vec::new(),
+            t_timeline: ListTracker::default(),
+            graph: GraphAcc::default(),
+            artifacts: RefViews::default(),
+            evidence: RefViews::default(),
+            diags: Vec::new(),
+            t_diags: ListTracker::default(),
+            tools: ToolSurfaceAcc::default(),
+            subagents: SubagentsAcc::new(),
+            deltas: Vec::new(),
+            active: BTreeSet::new(),
+            active_by_area: HashMap::new(),
+            full_pending: true,
+            changed: false,
+            prev_units: Vec::new(),
+            prev_failures: Vec::new(),
+            prev_diag_len: 0,
+            prev_stale: false,
+        }
+    }
+
+    /// Apply one event. `ext` is the index the caller uses for `Val::Event(ext)`.
+    /// Ok(true) accepted, Ok(false) duplicate id, Err malformed (nothing changed).
+    pub fn apply(&mut self, event: Value, ext: u32) -> Result<bool, EventError> {
+        check_event(&event)?;
+        let id = Ev::of(&event).id().unwrap_or("").to_string();
+        if !self.seen.insert(id) {
+            return Ok(false);
+        }
+        let pos = self.events.len();
+        self.events.push(event);
+        self.pos_of_ext.insert(ext, pos);
+        let events = &self.events;
+        let Some(raw) = events.get(pos) else { return Ok(false) };
+        let ev = Ev::of(raw);
+        self.messages.apply(ev);
+        self.timeline.push(timeline::entry(ev));
+        self.graph.apply(ev);
+        self.artifacts.apply(ev, "artifactRefs");
+        self.evidence.apply(ev, "evidenceRefs");
+        if let Some(d) = diagnostic(ev) {
+            self.diags.push(d);
+        }
+        self.runtime.apply(ev);
+        self.rm.apply(ev, ext, events);
+        self.tools.apply(ev, pos);
+        self.subagents.apply(ev);
+        match state_delta::prepare(ev) {
+            Some(p) => {
+                let i = self.deltas.len();
+                if let Some(a) = &p.area {
+                    self.active_by_area.entry(a.clone()).or_default().push(i);
+                }
+                self.deltas.push(p);
+                self.active.insert(i);
+            }
+            None => {
+                let hit: Vec<String> = self
+                    .active_by_area
+                    .keys()
+                    .filter(|a| state_delta::touches(ev, a))
+                    .cloned()
+                    .collect();
+                for a in hit {
+                    for i in self.active_by_area.remove(&a).unwrap_or_default() {
+                        self.active.remove(&i);
+                    }
+                }
+            }
+        }
+        self.changed = true;
+        Ok(true)
+    }
+
+    /// Apply events in order (`ext` = `first_ext`, `first_ext + 1`, ...).
+    pub fn apply_many(&mut self, events: Vec<Value>, first_ext: u32) -> Vec<Result<bool, EventError>> {
+        events
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| self.apply(e, first_ext.wrapping_add(i as u32)))
+            .collect()
+    }
+
+    /// Reset and apply `events` (`ext` = their index).
+    pub fn hydrate(&mut self, events: Vec<Value>, source_count: Option<f64>) {
+        *self = Projector::new(source_count);
+        for (i, e) in events.into_iter().enumerate() {
+            let _ = self.apply(e, i as u32);
+        }
+        self.full_pending = true;
+    }
+
+    /// Back to the empty state (sourceCount 0).
+    pub fn reset(&mut self) {
+        *self = Projector::new(None);
+    }
+
+    /// Number of accepted events.
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Event JSON by external index.
+    pub fn event_by_ext(&self, ext: u32) -> Option<&Value> {
+        self.pos_of_ext.get(&ext).and_then(|&p| self.events.get(p))
+    }
+
+    fn lookup(&self) -> EventLookup<'_> {
+        EventLookup { events: &self.events, pos_of_ext: &self.pos_of_ext }
+    }
+
+    fn event_hydration(&self) -> Val {
+        hydration(self.events.len(), false)
+    }
+
+    /// Event-only value of a state key.
+    fn unit_value(&self, k: &str) -> Val {
+        match k {
+            "runtime" => self.runtime.view(),
+            "messages" => Val::arr(self.messages.items.clone()),
+            "timeline" => Val::arr(self.timeline.clone()),
+            "graph" => Val::arr(self.graph.items.clone()),
+            "tools" => Val::arr(self.rm.tools.clone()),
+            "toolCalls" => self.tools.model(),
+            "mcp" => self.tools.mcp_model_ref(),
+            "actions" => Val::arr(self.rm.actions.clone()),
+            "artifacts" => Val::arr(self.artifacts.items.clone()),
+            "evidence" => Val::arr(self.evidence.items.clone()),
+            "diagnostics" => Val::arr(self.diags.clone()),
+            "subagents" => self.subagents.model(),
+            "readModel" => self.rm.model(),
+            "hydration" => self.event_hydration(),
+            "ephemeralUi" => Val::empty_obj(),
+            _ => Val::Undef,
+        }
+    }
+
+    /// The units the active deltas need, closed over the re-sync dependencies.
+    fn active_units(&self) -> Vec<String> {
+        let mut u: Vec<String> = Vec::new();
+        let add = |u: &mut Vec<String>, s: &str| {
+            if !u.iter().any(|x| x == s) {
+                u.push(s.to_string());
+            }
+        };
+        for &i in &self.active {
+            if let Some(d) = self.deltas.get(i) {
+                for x in &d.units {
+                    add(&mut u, x);
+                }
+            }
+        }
+        let has = |u: &Vec<String>, s: &str| u.iter().any(|x| x == s);
+        if has(&u, "readModel.*") {
+            for k in READ_MODEL_KEYS {
+                add(&mut u, &format!("readModel.{k}"));
+            }
+        }
+        for (a, r) in [("artifacts", "readModel.artifactRefs"), ("evidence", "readModel.evidenceRefs")] {
+            if has(&u, a) || has(&u, r) {
+                add(&mut u, a);
+                add(&mut u, r);
+            }
+        }
+        u
+    }
+
+    fn overlay(&self) -> Option<Overlay> {
+        if self.active.is_empty() {
+            return None;
+        }
+        let units = self.active_units();
+        let mut doc = Obj::new();
+        let mut rm_keys: Vec<&str> = Vec::new();
+        for u in &units {
+            if let Some(k) = u.strip_prefix("readModel.") {
+                rm_keys.push(k);
+            } else {
+                doc.set_dyn(u, self.unit_value(u));
+            }
+        }
+        if !rm_keys.is_empty() {
+            let mut o = Obj::new();
+            for (i, k) in READ_MODEL_KEYS.iter().enumerate() {
+                let v = if rm_keys.contains(k) {
+                    self.rm.key_val(k)
+                } else {
+                    Val::Event(SENTINEL_BASE + i as u32)
+                };
+                o.push(*k, v);
+            }
+            doc.set("readModel", o.into_val());
+        }
+        let deltas: Vec<&Prepared> = self.active.iter().filter_map(|&i| self.deltas.get(i)).collect();
+        let has = |s: &str| units.iter().any(|x| x == s);
+        let out = state_delta::run(
+            doc,
+            &deltas,
+            self.events.len() as f64,
+            &self.lookup(),
+            has("diagnostics"),
+            has("hydration"),
+        );
+        Some(Overlay { units, doc: out.doc, side_failures: out.side_failures, side_stale: out.side_stale })
+    }
+
+    /// Output read model from the delta document (sentinels swapped back).
+    fn overlay_read_model(&self, v: &Val) -> Val {
+        let Some(o) = v.as_obj() else { return v.clone() };
+        let mut out = Obj::with_capacity(o.len());
+        for (k, x) in o.iter() {
+            let real = match x {
+                Val::Event(i) if *i >= SENTINEL_BASE => READ_MODEL_KEYS
+                    .get((*i - SENTINEL_BASE) as usize)
+                    .map(|k| self.rm.key_val(k))
+                    .unwrap_or_default(),
+                _ => x.clone(),
+            };
+            out.set_dyn(k, real);
+        }
+        out.into_val()
+    }
+
+    fn side_diagnostics(&self, failures: &[Val]) -> (Vec<Val>, bool) {
+        let ids: HashSet<&str> = failures.iter().filter_map(|f| f.get("id").and_then(Val::as_str)).collect();
+        let mut filtered = false;
+        let mut list: Vec<Val> = Vec::with_capacity(self.diags.len() + failures.len());
+        for d in &self.diags {
+            if d.get("id").and_then(Val::as_str).map(|i| ids.contains(i)).unwrap_or(false) {
+                filtered = true;
+            } else {
+                list.push(d.clone());
+            }
+        }
+        list.extend(failures.iter().cloned());
+        (list, filtered)
+    }
+
+    /// Output value of state key `k` under an overlay (`None`: key absent).
+    fn output_value(&self, k: &str, ov: Option<&Overlay>) -> Option<Val> {
+        if let Some(ov) = ov {
+            if k == "readModel" && ov.units.iter().any(|u| u.starts_with("readModel.")) {
+                return ov.doc.get("readModel").map(|v| self.overlay_read_model(v));
+            }
+            if ov.units.iter().any(|u| u == k) {
+                return ov.doc.get(k).cloned();
+            }
+            if k == "diagnostics" && !ov.side_failures.is_empty() {
+                return Some(Val::arr(self.side_diagnostics(&ov.side_failures).0));
+            }
+            if k == "hydration" && ov.side_stale {
+                return Some(hydration(self.events.len(), true));
+            }
+        }
+        Some(self.unit_value(k))
+    }
+
+    fn build_state(&self, ov: Option<&Overlay>) -> Val {
+        let mut o = Obj::with_capacity(15);
+        for k in STATE_KEYS {
+            if let Some(v) = self.output_value(k, ov) {
+                o.push(k, v);
+            }
+        }
+        o.into_val()
+    }
+
+    /// The full state document (15 keys, reference order), deltas applied.
+    pub fn state(&self) -> Val {
+        let ov = self.overlay();
+        self.build_state(ov.as_ref())
+    }
+
+    fn sync_all(&mut self) {
+        self.rm.sync();
+        self.tools.sync();
+        self.subagents.sync();
+        self.messages.tracker.sync(self.messages.items.len());
+        self.t_timeline.sync(self.timeline.len());
+        self.graph.tracker.sync(self.graph.items.len());
+        self.artifacts.tracker.sync(self.artifacts.items.len());
+        self.evidence.tracker.sync(self.evidence.items.len());
+        self.t_diags.sync(self.diags.len());
+    }
+
+    fn irregular(&self, ov: Option<&Overlay>) -> bool {
+        let Some(ov) = ov else { return false };
+        for u in &ov.units {
+            if u.starts_with("readModel.") {
+                let Some(o) = ov.doc.get("readModel").and_then(Val::as_obj) else { return true };
+                if o.len() != READ_MODEL_KEYS.len() || READ_MODEL_KEYS.iter().any(|k| !o.contains_key(k)) {
+                    return true;
+                }
+            } else if !ov.doc.contains_key(u) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// What changed since the previous `take_patch` (or since new/reset/hydrate).
+    pub fn take_patch(&mut self) -> Patch {
+        let ov = self.overlay();
+        let units_now: Vec<String> = ov.as_ref().map(|o| o.units.clone()).unwrap_or_default();
+        let irregular = self.irregular(ov.as_ref());
+        let prev_irregular = self.prev_units.iter().any(|u| u == "!irregular");
+        if self.full_pending || irregular || prev_irregular {
+            let v = self.build_state(ov.as_ref());
+            self.sync_all();
+            self.full_pending = false;
+            self.changed = false;
+            self.prev_units = units_now;
+            if irregular {
+                self.prev_units.push("!irregular".into());
+            }
+            let (f, n) = match &ov {
+                Some(o) if !o.units.iter().any(|u| u == "diagnostics") => (o.side_failures.clone(), self.diags.len()),
+                _ => (Vec::new(), self.diags.len()),
+            };
+            self.prev_failures = f;
+            self.prev_diag_len = n;
+            self.prev_stale = ov.as_ref().map(|o| o.side_stale).unwrap_or(false);
+            return Patch { full: true, ops: vec![PatchOp::Replace { path: vec![], value: v }] };
+        }
+        let mut whole: Vec<String> = units_now.clone();
+        for u in &self.prev_units {
+            if !whole.contains(u) {
+                whole.push(u.clone());
+            }
+        }
+        let is_whole = |k: &str| whole.iter().any(|u| u == k);
+        let mut ops: Vec<PatchOp> = Vec::new();
+        let ovr = ov.as_ref();
+        let changed = self.changed;
+        // runtime and hydration: small, replaced whole.
+        if changed || is_whole("runtime") {
+            if let Some(v) = self.output_value("runtime", ovr) {
+                ops.push(PatchOp::Replace { path: ptr_keys(&["runtime"]), value: v });
+            }
+        }
+        // Plain lists.
+        macro_rules! list {
+            ($key:literal, $items:expr, $tracker:expr) => {{
+                if is_whole($key) {
+                    if let Some(v) = self.output_value($key, ovr) {
+                        ops.push(PatchOp::Replace { path: ptr_keys(&[$key]), value: v });
+                    }
+                    let n = $items.len();
+                    $tracker.sync(n);
+                } else {
+                    let ch = $tracker.take($items.len());
+                    ops.extend(list_op(ptr_keys(&[$key]), ch, &$items));
+                }
+            }};
+        }
+        list!("messages", self.messages.items, self.messages.tracker);
+        list!("timeline", self.timeline, self.t_timeline);
+        list!("graph", self.graph.items, self.graph.tracker);
+        for (k, is_tools) in [("tools", true), ("actions", false)] {
+            if is_whole(k) {
+                if let Some(v) = self.output_value(k, ovr) {
+                    ops.push(PatchOp::Replace { path: vec![Seg::Key(if is_tools { "tools" } else { "actions" })], value: v });
+                }
+                self.rm.bucket_ops(is_tools, !is_tools, &mut Vec::new());
+            } else {
+                self.rm.bucket_ops(is_tools, !is_tools, &mut ops);
+            }
+        }
+        self.tools.patch_ops(&mut ops);
+        list!("artifacts", self.artifacts.items, self.artifacts.tracker);
+        list!("evidence", self.evidence.items, self.evidence.tracker);
+        // Diagnostics: whole, or event list plus the failures of deltas.
+        let failures: Vec<Val> = ovr.map(|o| o.side_failures.clone()).unwrap_or_default();
+        let filtered = !failures.is_empty() && self.side_diagnostics(&failures).1;
+        if is_whole("diagnostics") || filtered || self.prev_units.iter().any(|u| u == "!diagfiltered") {
+            if let Some(v) = self.output_value("diagnostics", ovr) {
+                ops.push(PatchOp::Replace { path: ptr_keys(&["diagnostics"]), value: v });
+            }
+            self.t_diags.sync(self.diags.len());
+        } else {
+            let n = self.diags.len();
+            let ch = self.t_diags.take(n);
+            let mut set: Vec<usize> = match ch {
+                ListChange::None => Vec::new(),
+                ListChange::Slots { idx, .. } => idx,
+                ListChange::All => (0..n).collect(),
+            };
+            let same = failures.len() == self.prev_failures.len()
+                && failures.iter().zip(self.prev_failures.iter()).all(|(a, b)| deep_equal(a, b));
+            if !same || n != self.prev_diag_len {
+                set.extend(n..n + failures.len());
+            }
+            let total = n + failures.len();
+            if !set.is_empty() || total != self.prev_diag_len + self.prev_failures.len() {
+                let out = self.side_diagnostics(&failures).0;
+                ops.push(PatchOp::List {
+                    path: ptr_keys(&["diagnostics"]),
+                    len: total,
+                    set: set.into_iter().filter_map(|i| out.get(i).map(|v| (i, v.clone()))).collect(),
+                });
+            }
+        }
+        self.prev_failures = if is_whole("diagnostics") { Vec::new() } else { failures };
+        self.prev_diag_len = self.diags.len();
+        // Subagents.
+        if is_whole("subagents") {
+            if let Some(v) = self.output_value("subagents", ovr) {
+                ops.push(PatchOp::Replace { path: ptr_keys(&["subagents"]), value: v });
+            }
+            self.subagents.sync();
+        } else {
+            self.subagents.patch_ops(&[Seg::Key("subagents")], &mut ops);
+        }
+        // Read model.
+        let rm_whole = |k: &str| is_whole(&format!("readModel.{k}"));
+        if let Some(rmv) = self.output_value("readModel", ovr) {
+            for k in READ_MODEL_KEYS {
+                if rm_whole(k) {
+                    if let Some(v) = rmv.get(k) {
+                        ops.push(PatchOp::Replace { path: ptr_keys(&["readModel", k]), value: v.clone() });
+                    }
+                    self.rm.sync_key(k);
+                }
+            }
+        }
+        self.rm.patch_ops(&|k| rm_whole(k), &mut ops);
+        // Hydration and ephemeralUi.
+        let stale = ovr.map(|o| o.side_stale).unwrap_or(false);
+        if changed || is_whole("hydration") || stale != self.prev_stale {
+            if let Some(v) = self.output_value("hydration", ovr) {
+                ops.push(PatchOp::Replace { path: ptr_keys(&["hydration"]), value: v });
+            }
+        }
+        self.prev_stale = stale;
+        if is_whole("ephemeralUi") {
+            if let Some(v) = self.output_value("ephemeralUi", ovr) {
+                ops.push(PatchOp::Replace { path: ptr_keys(&["ephemeralUi"]), value: v });
+            }
+        }
+        self.prev_units = units_now;
+        if filtered {
+            self.prev_units.push("!diagfiltered".into());
+        }
+        self.changed = false;
+        let _ = static_key;
+        Patch { full: false, ops }
+    }
+}
+
+/// Batch projection (`projectAgentUiState`): `Val::Event(i)` is `events[i]`. Malformed events
+/// are skipped; duplicate ids keep the first occurrence.
+pub fn project(events: &[Value], source_count: Option<f64>) -> Val {
+    let mut p = Projector::new(source_count);
+    for (i, e) in events.iter().enumerate() {
+        let _ = p.apply(e.clone(), i as u32);
+    }
+    p.state()
+}

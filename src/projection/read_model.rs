@@ -1,0 +1,574 @@
+//! `readModel` (spec §3.1) and the `tools` / `actions` buckets (§3.2): the read-model
+//! accumulator, kept incrementally (projections appended, earlier `action.required`
+//! projections re-projected in place when their resolution arrives).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::normalization::{ev_val, record};
+use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use crate::contract::event::Ev;
+use crate::contract::js::js_string_to_number;
+use crate::contract::val::{Obj, Val};
+
+/// The four classes that resolve an action.
+pub fn is_action_terminal(cls: &str) -> bool {
+    matches!(
+        cls,
+        "action.resolved" | "action.cancelled" | "action.canceled" | "action.expired"
+    )
+}
+
+/// `agentEventStatusKey(status)`.
+pub fn status_key(status: Option<&str>) -> &'static str {
+    match status {
+        Some("completed") => "agent.status.completed",
+        Some("running") => "agent.status.running",
+        Some("blocked") => "agent.status.blocked",
+        Some("canceled") => "agent.status.canceled",
+        Some("failed") => "agent.status.failed",
+        _ => "agent.status.pending",
+    }
+}
+
+/// `agentEventDisplayStatusKey(ev)`.
+pub fn display_status_key(ev: Ev<'_>) -> &'static str {
+    let cls = ev.cls();
+    if cls == "action.required" {
+        "agent.status.actionRequired"
+    } else if is_action_terminal(cls) {
+        "agent.status.actionResolved"
+    } else {
+        status_key(ev.status())
+    }
+}
+
+/// `agentEventActionKind(ev)`: `payload.actionKind` if a string, else "".
+pub fn action_kind(ev: Ev<'_>) -> &str {
+    ev.payload_get("actionKind").and_then(Value::as_str).unwrap_or("")
+}
+
+/// `agentEventTargetModule(ev)`.
+pub fn target_module(ev: Ev<'_>) -> &str {
+    ev.payload_get("targetModule").and_then(Value::as_str).unwrap_or("")
+}
+
+/// `projectAgentRuntimeAction(ev)`: actionKind, targetModule, labelKey, decision.
+pub fn project_action(ev: Ev<'_>) -> (String, String, &'static str, &'static str) {
+    let ak = action_kind(ev);
+    let tm = target_module(ev);
+    if ak == "configure-text-model" {
+        (ak.into(), tm.into(), "agent.action.configureTextModel", "open-model-settings")
+    } else if ak == "add-input-source" || tm == "knowledge-inputs" {
+        let ak = if ak.is_empty() { "add-input-source" } else { ak };
+        (ak.into(), tm.into(), "agent.action.addInputSource", "open-input-source")
+    } else {
+        (ak.into(), tm.into(), "agent.action.acknowledge", "acknowledge")
+    }
+}
+
+/// `agentEventSurface(ev)`.
+pub fn surface(ev: Ev<'_>) -> &'static str {
+    let cls = ev.cls();
+    let kind = ev.kind().unwrap_or("");
+    if cls == "action.required" || kind == "action" {
+        "human-action"
+    } else if kind == "permission"
+        || kind == "sandbox"
+        || cls.starts_with("permission.")
+        || cls.starts_with("sandbox.")
+    {
+        "permission"
+    } else if kind == "draft" || cls == "artifact.changed" {
+        "artifact"
+    } else if kind == "evidence" || cls == "evidence.changed" {
+        "evidence"
+    } else if kind == "state" || cls == "snapshot.updated" {
+        "runtime-status"
+    } else if kind == "context" || kind == "source" || cls == "context.resolved" {
+        "context"
+    } else if kind == "skill"
+        || kind == "tool"
+        || cls.starts_with("tool.")
+        || ev.str("phase") == Some("tool_running")
+    {
+        "tool"
+    } else if kind == "model" {
+        "runtime-status"
+    } else {
+        "message"
+    }
+}
+
+/// `isAgentInputSourceRecoveryEvent(ev)`.
+pub fn is_input_source_recovery(ev: Ev<'_>) -> bool {
+    let cls = ev.cls();
+    (cls == "action.required" || is_action_terminal(cls))
+        && (action_kind(ev) == "add-input-source" || target_module(ev) == "knowledge-inputs")
+}
+
+fn action_val(ak: &str, tm: &str, label: &str, decision: &str) -> Val {
+    Obj::new()
+        .k("actionKind", Val::str(ak))
+        .k("targetModule", Val::str(tm))
+        .k("labelKey", Val::str(label))
+        .k("decision", Val::str(decision))
+        .into_val()
+}
+
+/// `projectAgentRuntimeEvent(ev, ctx)` (§3.1.2): the 13-key projection. Returns it and whether
+/// it carries an action (`p.action` truthy) and is resolved.
+pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
+    let cls = ev.cls();
+    let required = cls == "action.required";
+    let open = required && !resolved;
+    let (action, actions) = if open {
+        let (ak, tm, label, decision) = project_action(ev);
+        let base = action_val(&ak, &tm, label, decision);
+        let mut controls: Vec<&str> = Vec::new();
+        if let Some(Value::Array(items)) = ev.payload_get("controls") {
+            for it in items {
+                if let Some(s) = it.as_str() {
+                    if crate::contract::js::has_content(s) && !controls.contains(&s) {
+                        controls.push(s);
+                    }
+                }
+            }
+        }
+        let list = if controls.is_empty() {
+            vec![base.clone()]
+        } else {
+            controls
+                .iter()
+                .map(|c| action_val(&ak, &tm, &format!("agent.action.{c}"), c))
+                .collect()
+        };
+        (base, Val::arr(list))
+    } else {
+        (Val::Undef, Val::Undef)
+    };
+    let display = if resolved {
+        "agent.status.actionResolved"
+    } else {
+        display_status_key(ev)
+    };
+    let p = Obj::new()
+        .k("id", ev_val(ev, "id"))
+        .k("source", Val::Event(ext))
+        .k("surface", Val::str(surface(ev)))
+        .k("title", ev_val(ev, "title"))
+        .k("detail", ev_val(ev, "detail"))
+        .k("status", ev_val(ev, "status"))
+        .k("displayStatusKey", Val::str(display))
+        .k("action", action)
+        .k("actions", actions)
+        .k("actionId", ev_val(ev, "actionId"))
+        .k("resolved", Val::Bool(required && resolved))
+        .k("actionKind", Val::str(action_kind(ev)))
+        .k("targetModule", Val::str(target_module(ev)))
+        .into_val();
+    (p, open)
+}
+
+/// `visible(p)` (§3.1.3).
+fn is_visible(ev: Ev<'_>, open: bool, resolved: bool, surf: &str) -> bool {
+    let cls = ev.cls();
+    if open || resolved {
+        return true;
+    }
+    if matches!(ev.status(), Some("blocked" | "failed" | "canceled")) {
+        return true;
+    }
+    if surf == "artifact" || surf == "evidence" {
+        return true;
+    }
+    if is_action_terminal(cls) || cls == "model.completed" || cls == "model.failed" {
+        return true;
+    }
+    if cls == "tool.catalog.resolved" {
+        let n = match ev.payload().and_then(|p| p.get("skillCount")) {
+            None | Some(Value::Null) => 0.0,
+            Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+            Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+            Some(Value::String(s)) => js_string_to_number(s),
+            Some(Value::Array(a)) => match a.len() {
+                0 => 0.0,
+                1 => match &a[0] {
+                    Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+                    Value::String(s) => js_string_to_number(s),
+                    Value::Null => 0.0,
+                    _ => f64::NAN,
+                },
+                _ => f64::NAN,
+            },
+            Some(Value::Object(_)) => f64::NAN,
+        };
+        return n > 0.0;
+    }
+    false
+}
+
+/// Insertion-ordered set of strings kept as an output list.
+#[derive(Default)]
+pub struct OrderedSet {
+    pub items: Vec<Val>,
+    seen: HashSet<String>,
+    pub tracker: ListTracker,
+}
+
+impl OrderedSet {
+    pub fn insert(&mut self, s: &str) -> bool {
+        if self.seen.insert(s.to_string()) {
+            self.items.push(Val::str(s));
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// The read-model accumulator.
+pub struct ReadModelAcc {
+    pub source_count: Val,
+    /// `events`: one projection per accepted event.
+    pub projections: Vec<Val>,
+    /// Per projection: index in the `tools` or `actions` bucket.
+    bucket: Vec<Option<(bool, usize)>>,
+    ext: Vec<u32>,
+    pub tools: Vec<Val>,
+    pub actions: Vec<Val>,
+    visible: Vec<usize>,
+    pending: Vec<Option<(String, usize)>>,
+    pending_pos: HashMap<String, usize>,
+    required_by_event: HashMap<String, usize>,
+    required_by_action: HashMap<String, Vec<usize>>,
+    resolved_actions: HashSet<String>,
+    resolved_events: HashSet<String>,
+    pub artifact_refs: OrderedSet,
+    pub evidence_refs: OrderedSet,
+    pub task_refs: OrderedSet,
+    pub input_source_recovery: bool,
+    pub t_events: ListTracker,
+    pub t_tools: ListTracker,
+    pub t_actions: ListTracker,
+    visible_dirty: bool,
+    pending_dirty: bool,
+    scalars_dirty: bool,
+}
+
+impl ReadModelAcc {
+    pub fn new(source_count: Val) -> ReadModelAcc {
+        ReadModelAcc {
+            source_count,
+            projections: Vec::new(),
+            bucket: Vec::new(),
+            ext: Vec::new(),
+            tools: Vec::new(),
+            actions: Vec::new(),
+            visible: Vec::new(),
+            pending: Vec::new(),
+            pending_pos: HashMap::new(),
+            required_by_event: HashMap::new(),
+            required_by_action: HashMap::new(),
+            resolved_actions: HashSet::new(),
+            resolved_events: HashSet::new(),
+            artifact_refs: OrderedSet::default(),
+            evidence_refs: OrderedSet::default(),
+            task_refs: OrderedSet::default(),
+            input_source_recovery: false,
+            t_events: ListTracker::default(),
+            t_tools: ListTracker::default(),
+            t_actions: ListTracker::default(),
+            visible_dirty: false,
+            pending_dirty: false,
+            scalars_dirty: false,
+        }
+    }
+
+    fn is_resolved(&self, ev: Ev<'_>) -> bool {
+        if ev.cls() != "action.required" {
+            return false;
+        }
+        ev.truthy_str("actionId")
+            .map(|a| self.resolved_actions.contains(a))
+            .unwrap_or(false)
+            || ev.id().map(|i| self.resolved_events.contains(i)).unwrap_or(false)
+    }
+
+    fn pending_set(&mut self, id: &str, idx: usize) {
+        if let Some(&slot) = self.pending_pos.get(id) {
+            if let Some(e) = self.pending.get_mut(slot) {
+                *e = Some((id.to_string(), idx));
+            }
+        } else {
+            self.pending_pos.insert(id.to_string(), self.pending.len());
+            self.pending.push(Some((id.to_string(), idx)));
+        }
+        self.pending_dirty = true;
+    }
+
+    fn pending_delete(&mut self, id: &str) {
+        if let Some(slot) = self.pending_pos.remove(id) {
+            if let Some(e) = self.pending.get_mut(slot) {
+                *e = None;
+            }
+            self.pending_dirty = true;
+            if self.pending.len() > 32 && self.pending_pos.len() * 2 < self.pending.len() {
+                self.pending.retain(Option::is_some);
+                for (i, (k, _)) in self.pending.iter().flatten().enumerate() {
+                    self.pending_pos.insert(k.clone(), i);
+                }
+            }
+        }
+    }
+
+    fn store(&mut self, idx: usize, p: Val, open: bool, id: Option<&str>) {
+        if let Some(slot) = self.projections.get_mut(idx) {
+            *slot = p.clone();
+            self.t_events.touch(idx);
+        }
+        if let Some(Some((is_tool, b))) = self.bucket.get(idx).copied() {
+            if is_tool {
+                if let Some(s) = self.tools.get_mut(b) {
+                    *s = p;
+                    self.t_tools.touch(b);
+                }
+            } else if let Some(s) = self.actions.get_mut(b) {
+                *s = p;
+                self.t_actions.touch(b);
+            }
+        }
+        if let Some(id) = id {
+            if open {
+                self.pending_set(id, idx);
+            } else {
+                self.pending_delete(id);
+            }
+        }
+    }
+
+    /// Accumulator `apply(ev)` (§3.1.1). `events` gives access to earlier events by index.
+    pub fn apply(&mut self, ev: Ev<'_>, ext: u32, events: &[Value]) {
+        let cls = ev.cls();
+        if is_action_terminal(cls) {
+            let mut targets: Vec<usize> = Vec::new();
+            if let Some(a) = ev.truthy_str("actionId") {
+                self.resolved_actions.insert(a.to_string());
+                if let Some(list) = self.required_by_action.get(a) {
+                    targets.extend(list.iter().copied());
+                }
+            }
+            if let Some(r) = ev
+                .payload_get("resolvedFromEventId")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+            {
+                self.resolved_events.insert(r.to_string());
+                if let Some(&i) = self.required_by_event.get(r) {
+                    targets.push(i);
+                }
+            }
+            for j in targets {
+                let Some(old) = events.get(j) else { continue };
+                let oev = Ev::of(old);
+                let resolved = self.is_resolved(oev);
+                let ext_j = self.ext.get(j).copied().unwrap_or(0);
+                let (p, open) = project_event(oev, ext_j, resolved);
+                self.store(j, p, open, oev.id());
+                self.visible_dirty = true;
+            }
+        }
+        let resolved = self.is_resolved(ev);
+        let (p, open) = project_event(ev, ext, resolved);
+        let idx = self.projections.len();
+        let surf = surface(ev);
+        self.projections.push(p.clone());
+        self.ext.push(ext);
+        let b = match surf {
+            "tool" => {
+                self.tools.push(p.clone());
+                Some((true, self.tools.len() - 1))
+            }
+            "human-action" => {
+                self.actions.push(p.clone());
+                Some((false, self.actions.len() - 1))
+            }
+            _ => None,
+        };
+        self.bucket.push(b);
+        if is_visible(ev, open, cls == "action.required" && resolved, surf) {
+            self.visible.push(idx);
+            self.visible_dirty = true;
+        }
+        if let Some(id) = ev.id() {
+            if open {
+                self.pending_set(id, idx);
+            } else {
+                self.pending_delete(id);
+            }
+        }
+        if cls == "action.required" {
+            if let Some(id) = ev.id() {
+                self.required_by_event.insert(id.to_string(), idx);
+            }
+            if let Some(a) = ev.truthy_str("actionId") {
+                self.required_by_action.entry(a.to_string()).or_default().push(idx);
+            }
+        }
+        for r in ev.str_list("artifactRefs") {
+            self.artifact_refs.insert(r);
+        }
+        for r in ev.str_list("evidenceRefs") {
+            self.evidence_refs.insert(r);
+        }
+        if let Some(t) = ev.truthy_str("taskId") {
+            self.task_refs.insert(t);
+        }
+        if !self.input_source_recovery && is_input_source_recovery(ev) {
+            self.input_source_recovery = true;
+            self.scalars_dirty = true;
+        }
+        let _ = record(None);
+    }
+
+    pub fn visible_val(&self) -> Val {
+        let start = self.visible.len().saturating_sub(8);
+        Val::arr(
+            self.visible[start..]
+                .iter()
+                .filter_map(|&i| self.projections.get(i).cloned())
+                .collect(),
+        )
+    }
+
+    pub fn pending_val(&self) -> Val {
+        Val::arr(
+            self.pending
+                .iter()
+                .flatten()
+                .filter_map(|(_, i)| self.projections.get(*i).cloned())
+                .collect(),
+        )
+    }
+
+    /// One key of the read-model object.
+    pub fn key_val(&self, k: &str) -> Val {
+        match k {
+            "events" => Val::arr(self.projections.clone()),
+            "visibleEvents" => self.visible_val(),
+            "pendingActions" => self.pending_val(),
+            "inputSourceRecovery" => Val::Bool(self.input_source_recovery),
+            "sourceCount" => self.source_count.clone(),
+            "artifactRefs" => Val::arr(self.artifact_refs.items.clone()),
+            "evidenceRefs" => Val::arr(self.evidence_refs.items.clone()),
+            "taskRefs" => Val::arr(self.task_refs.items.clone()),
+            _ => Val::Undef,
+        }
+    }
+
+    /// The read-model object (§3.1.4).
+    pub fn model(&self) -> Val {
+        let mut o = Obj::with_capacity(8);
+        for k in READ_MODEL_KEYS {
+            o.push(k, self.key_val(k));
+        }
+        o.into_val()
+    }
+
+    /// Patch ops for the read-model keys not in `skip` (keys sent whole elsewhere).
+    pub fn patch_ops(&mut self, skip: &dyn Fn(&str) -> bool, out: &mut Vec<PatchOp>) {
+        let p = |k: &'static str| vec![Seg::Key("readModel"), Seg::Key(k)];
+        if !skip("events") {
+            let ch = self.t_events.take(self.projections.len());
+            out.extend(list_op(p("events"), ch, &self.projections));
+        }
+        if !skip("visibleEvents") && self.visible_dirty {
+            out.push(PatchOp::Replace { path: p("visibleEvents"), value: self.visible_val() });
+        }
+        if !skip("pendingActions") && self.pending_dirty {
+            out.push(PatchOp::Replace { path: p("pendingActions"), value: self.pending_val() });
+        }
+        if !skip("inputSourceRecovery") && self.scalars_dirty {
+            out.push(PatchOp::Replace {
+                path: p("inputSourceRecovery"),
+                value: Val::Bool(self.input_source_recovery),
+            });
+        }
+        for (k, set) in [
+            ("artifactRefs", &mut self.artifact_refs),
+            ("evidenceRefs", &mut self.evidence_refs),
+            ("taskRefs", &mut self.task_refs),
+        ] {
+            if !skip(k) {
+                let ch = set.tracker.take(set.items.len());
+                out.extend(list_op(p(k), ch, &set.items));
+            }
+        }
+        self.visible_dirty = false;
+        self.pending_dirty = false;
+        self.scalars_dirty = false;
+    }
+
+    /// Bucket list ops (`tools`, `actions`).
+    pub fn bucket_ops(&mut self, tools: bool, actions: bool, out: &mut Vec<PatchOp>) {
+        if tools {
+            let ch = self.t_tools.take(self.tools.len());
+            out.extend(list_op(vec![Seg::Key("tools")], ch, &self.tools));
+        }
+        if actions {
+            let ch = self.t_actions.take(self.actions.len());
+            out.extend(list_op(vec![Seg::Key("actions")], ch, &self.actions));
+        }
+    }
+
+    /// The receiver has everything as it is now.
+    pub fn sync(&mut self) {
+        self.t_events.sync(self.projections.len());
+        self.t_tools.sync(self.tools.len());
+        self.t_actions.sync(self.actions.len());
+        self.artifact_refs.tracker.sync(self.artifact_refs.items.len());
+        self.evidence_refs.tracker.sync(self.evidence_refs.items.len());
+        self.task_refs.tracker.sync(self.task_refs.items.len());
+        self.visible_dirty = false;
+        self.pending_dirty = false;
+        self.scalars_dirty = false;
+    }
+
+    /// Resync one key's tracker after it was sent whole.
+    pub fn sync_key(&mut self, k: &str) {
+        match k {
+            "events" => self.t_events.sync(self.projections.len()),
+            "artifactRefs" => self.artifact_refs.tracker.sync(self.artifact_refs.items.len()),
+            "evidenceRefs" => self.evidence_refs.tracker.sync(self.evidence_refs.items.len()),
+            "taskRefs" => self.task_refs.tracker.sync(self.task_refs.items.len()),
+            "visibleEvents" => self.visible_dirty = false,
+            "pendingActions" => self.pending_dirty = false,
+            "inputSourceRecovery" => self.scalars_dirty = false,
+            _ => {}
+        }
+    }
+}
+
+/// The read-model keys in reference order.
+pub const READ_MODEL_KEYS: [&str; 8] = [
+    "events",
+    "visibleEvents",
+    "pendingActions",
+    "inputSourceRecovery",
+    "sourceCount",
+    "artifactRefs",
+    "evidenceRefs",
+    "taskRefs",
+];
+
+/// `projectAgentRuntimeReadModel({executionEvents, sourceCount})`: the read model alone.
+/// `source` values are `Val::Event(i)`, `i` the index in `events`. Duplicate ids are kept
+/// (the reference accumulator does not dedupe).
+pub fn project_agent_runtime_read_model(events: &[Value], source_count: Option<f64>) -> Val {
+    let mut acc = ReadModelAcc::new(Val::Num(source_count.unwrap_or(0.0)));
+    for (i, e) in events.iter().enumerate() {
+        acc.apply(Ev::of(e), i as u32, &events[..i]);
+    }
+    acc.model()
+}

@@ -1,0 +1,54 @@
+//! `artifacts` and `evidence` (spec §3.9): one reference view per id, the first event wins.
+
+use std::collections::HashSet;
+
+use super::normalization::{ev_val, preview, safe_path};
+use super::patch::ListTracker;
+use crate::contract::event::Ev;
+use crate::contract::val::{Obj, Val};
+
+/// `refView(ev, id)`.
+pub fn ref_view(ev: Ev<'_>, id: &str) -> Val {
+    let raw = |keys: &[&str]| ev.raw_str(keys);
+    let or_ev = |v: Option<&str>, k: &str| match v {
+        Some(s) => Val::str(s),
+        None => ev_val(ev, k),
+    };
+    let path = raw(&["path", "relativePath", "packRelativeRoot", "artifactPath", "evidencePath"]);
+    let metadata = match ev.payload_get("metadata") {
+        Some(m @ serde_json::Value::Object(_)) => Val::from_json(m),
+        _ => Val::Undef,
+    };
+    Obj::new()
+        .k("id", Val::str(id))
+        .k("sourceEventId", or_ev(raw(&["sourceEventId", "eventId"]), "id"))
+        .k("title", or_ev(raw(&["title", "name"]), "title"))
+        .k("status", ev_val(ev, "status"))
+        .k("owner", ev_val(ev, "owner"))
+        .k("path", Val::opt_str(safe_path(path)))
+        .k("contentRef", Val::opt_str(raw(&["contentRef", "uri", "url"])))
+        .k("mimeType", Val::opt_str(raw(&["mimeType", "mime"])))
+        .k("preview", preview(raw(&["preview", "summary", "text"]), 280).map(Val::string).unwrap_or_default())
+        .k("metadata", metadata)
+        .compact()
+        .into_val()
+}
+
+/// One ref-view list (artifacts or evidence).
+#[derive(Default)]
+pub struct RefViews {
+    seen: HashSet<String>,
+    pub items: Vec<Val>,
+    pub tracker: ListTracker,
+}
+
+impl RefViews {
+    /// Add views for the ids of `field` (`artifactRefs` or `evidenceRefs`).
+    pub fn apply(&mut self, ev: Ev<'_>, field: &str) {
+        for id in ev.str_list(field) {
+            if self.seen.insert(id.to_string()) {
+                self.items.push(ref_view(ev, id));
+            }
+        }
+    }
+}

@@ -1,0 +1,768 @@
+//! `state.delta` (spec §3.13): parsing, target normalization, supersession areas and the
+//! copy-on-write application of repair patches on a document holding only the state units
+//! the active deltas touch.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+use super::read_model::is_action_terminal;
+use crate::contract::event::Ev;
+use crate::contract::js::is_array_index_key;
+use crate::contract::val::{Obj, Val};
+
+/// The roots a delta may patch.
+pub const PATCHABLE_ROOTS: [&str; 13] = [
+    "runtime",
+    "messages",
+    "timeline",
+    "graph",
+    "tools",
+    "actions",
+    "artifacts",
+    "evidence",
+    "diagnostics",
+    "subagents",
+    "readModel",
+    "hydration",
+    "ephemeralUi",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum OpKind {
+    Add,
+    Remove,
+    Replace,
+    Test,
+    Move,
+    Copy,
+}
+
+#[derive(Clone, Debug)]
+struct Op {
+    kind: OpKind,
+    path: Vec<String>,
+    from: Option<Vec<String>>,
+    value: Val,
+}
+
+/// A `state.delta` event prepared once at accept time.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// `state-delta:<id>` diagnostics need the event id.
+    pub event_id: Val,
+    /// Ok(ops) or the message the application fails with before touching the state.
+    ops: Result<Vec<Op>, String>,
+    /// Supersession area (`None`: never superseded).
+    pub area: Option<String>,
+    /// State units the operations name (roots; `readModel.<key>`; `readModel.*`).
+    pub units: Vec<String>,
+}
+
+fn decode_token(t: &str) -> String {
+    t.replace("~1", "/").replace("~0", "~")
+}
+
+fn encode_token(t: &str) -> String {
+    t.replace('~', "~0").replace('/', "~1")
+}
+
+/// `pointerFromTokens`.
+pub fn pointer(tokens: &[String]) -> String {
+    let mut s = String::new();
+    for t in tokens {
+        s.push('/');
+        s.push_str(&encode_token(t));
+    }
+    s
+}
+
+fn parse_pointer(path: &str) -> Result<Vec<String>, String> {
+    if path.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(rest) = path.strip_prefix('/') else {
+        return Err(format!("JSON Pointer must start with \"/\": {path}"));
+    };
+    Ok(rest.split('/').map(decode_token).collect())
+}
+
+fn target_tokens(target: &str) -> Result<Vec<String>, String> {
+    let split = |s: &str| -> Vec<String> {
+        s.split('.').filter(|x| !x.is_empty()).map(str::to_string).collect()
+    };
+    Ok(match target {
+        "projection" => Vec::new(),
+        "readModel" => vec!["readModel".into()],
+        "runtime" => vec!["runtime".into()],
+        _ => {
+            if let Some(r) = target.strip_prefix("projection.") {
+                split(r)
+            } else if let Some(r) = target.strip_prefix("readModel.") {
+                let mut v = vec!["readModel".to_string()];
+                v.extend(split(r));
+                v
+            } else if let Some(r) = target.strip_prefix("runtime.") {
+                let mut v = vec!["runtime".to_string()];
+                v.extend(split(r));
+                v
+            } else {
+                return Err(format!("Unsupported state.delta target: {target}"));
+            }
+        }
+    })
+}
+
+fn normalize_path(target: &str, path: &str) -> Result<Vec<String>, String> {
+    let t = target_tokens(target)?;
+    let p = parse_pointer(path)?;
+    let Some(last) = t.last() else { return Ok(p) };
+    if p.first().map(String::as_str) == Some("items") {
+        let mut r = t.clone();
+        r.extend(p.into_iter().skip(1));
+        return Ok(r);
+    }
+    if p.first() == Some(last) {
+        let mut r: Vec<String> = t[..t.len() - 1].to_vec();
+        r.extend(p);
+        return Ok(r);
+    }
+    let mut r = t;
+    r.extend(p);
+    Ok(r)
+}
+
+fn valid_op(v: &Value) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    let (Some(op), Some(_)) = (o.get("op").and_then(Value::as_str), o.get("path").and_then(Value::as_str)) else {
+        return false;
+    };
+    match op {
+        "add" | "replace" | "test" => o.contains_key("value"),
+        "remove" => true,
+        "move" | "copy" => o.get("from").map(Value::is_string).unwrap_or(false),
+        _ => false,
+    }
+}
+
+/// `readAgentRuntimeStateDelta` reduced to what application needs: (target, ops).
+fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a str, &'a Vec<Value>)> {
+    if ev.cls() != "state.delta" {
+        return None;
+    }
+    let payload = ev.payload()?;
+    let cand: &Map<String, Value> = payload.get("stateDelta").and_then(Value::as_object).unwrap_or(payload);
+    let target = cand.get("target").and_then(Value::as_str)?;
+    if !crate::contract::js::has_content(target) {
+        return None;
+    }
+    let patch = match cand.get("patch") {
+        None | Some(Value::Null) => cand.get("ops")?,
+        Some(p) => p,
+    };
+    let arr = patch.as_array()?;
+    if !arr.iter().all(valid_op) {
+        return None;
+    }
+    Some((target, arr))
+}
+
+fn unit_of(tokens: &[String]) -> Option<String> {
+    let root = tokens.first()?;
+    if !PATCHABLE_ROOTS.contains(&root.as_str()) {
+        return None;
+    }
+    if root == "readModel" {
+        return Some(match tokens.get(1) {
+            Some(k) => format!("readModel.{k}"),
+            None => "readModel.*".into(),
+        });
+    }
+    Some(root.clone())
+}
+
+/// Prepare a `state.delta` event (any event whose class is `state.delta`); `None` otherwise.
+pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
+    if ev.cls() != "state.delta" {
+        return None;
+    }
+    let event_id = match ev.get("id") {
+        Some(v) => Val::from_json(v),
+        None => Val::Undef,
+    };
+    let Some((target, raw_ops)) = read_delta(ev) else {
+        return Some(Prepared {
+            event_id,
+            ops: Err("Missing or invalid state.delta payload.".into()),
+            area: None,
+            units: Vec::new(),
+        });
+    };
+    let area = raw_ops.first().and_then(|op| {
+        let path = op.get("path").and_then(Value::as_str)?;
+        let t = normalize_path(target, path).ok()?;
+        let root = t.first().filter(|r| !r.is_empty())?;
+        Some(if root == "readModel" {
+            format!("readModel.{}", t.get(1).map(String::as_str).unwrap_or("*"))
+        } else {
+            root.clone()
+        })
+    });
+    let mut units: Vec<String> = Vec::new();
+    let mut ops = Vec::new();
+    let mut err = None;
+    for op in raw_ops {
+        let kind = match op.get("op").and_then(Value::as_str) {
+            Some("add") => OpKind::Add,
+            Some("remove") => OpKind::Remove,
+            Some("replace") => OpKind::Replace,
+            Some("test") => OpKind::Test,
+            Some("move") => OpKind::Move,
+            _ => OpKind::Copy,
+        };
+        let path = match normalize_path(target, op.get("path").and_then(Value::as_str).unwrap_or("")) {
+            Ok(p) => p,
+            Err(e) => {
+                err = Some(e);
+                break;
+            }
+        };
+        let from = if matches!(kind, OpKind::Move | OpKind::Copy) {
+            match normalize_path(target, op.get("from").and_then(Value::as_str).unwrap_or("")) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    err = Some(e);
+                    break;
+                }
+            }
+        } else {
+            None
+        };
+        for t in std::iter::once(&path).chain(from.iter()) {
+            if let Some(u) = unit_of(t) {
+                if !units.contains(&u) {
+                    units.push(u);
+                }
+            }
+        }
+        let value = op.get("value").map(Val::from_json).unwrap_or(Val::Undef);
+        ops.push(Op { kind, path, from, value });
+    }
+    Some(Prepared {
+        event_id,
+        ops: match err {
+            Some(e) => Err(e),
+            None => Ok(ops),
+        },
+        area,
+        units,
+    })
+}
+
+/// Does a later (non-`state.delta`) event touch `area`?
+pub fn touches(ev: Ev<'_>, area: &str) -> bool {
+    let cls = ev.cls();
+    if cls == "state.delta" {
+        return false;
+    }
+    let kind = ev.kind().unwrap_or("");
+    let st = ev.status();
+    let nonempty = |k: &str| matches!(ev.get(k), Some(Value::Array(a)) if !a.is_empty());
+    match area {
+        "runtime" | "timeline" | "readModel.events" | "readModel.visibleEvents" => true,
+        "messages" => {
+            matches!(kind, "model" | "note" | "draft" | "evidence")
+                || cls.starts_with("model.")
+                || cls.starts_with("reasoning.")
+                || matches!(cls, "tool.result" | "tool.failed" | "artifact.changed" | "evidence.changed" | "runtime.error")
+                || matches!(st, Some("failed" | "blocked"))
+        }
+        "graph" => ["subagentId", "toolCallId", "actionId", "stepId", "attemptId", "runId", "taskId", "turnId"]
+            .iter()
+            .any(|k| ev.truthy(k)),
+        "tools" => kind == "tool" || cls.starts_with("tool."),
+        "actions" => kind == "action" || cls.starts_with("action."),
+        "artifacts" => kind == "draft" || cls == "artifact.changed" || nonempty("artifactRefs"),
+        "evidence" => kind == "evidence" || cls == "evidence.changed" || nonempty("evidenceRefs"),
+        "diagnostics" => matches!(st, Some("failed" | "blocked")) || cls == "runtime.error",
+        "subagents" => {
+            ev.truthy("subagentId")
+                || ev.truthy("workerId")
+                || ["subagent.", "channel.", "handoff.", "review."].iter().any(|p| cls.starts_with(p))
+                || matches!(cls, "agent.spawned" | "agent.completed" | "agent.changed" | "agent.handoff")
+        }
+        "readModel.pendingActions" | "readModel.inputSourceRecovery" => {
+            cls == "action.required" || is_action_terminal(cls)
+        }
+        "readModel.taskRefs" => ev.truthy("taskId"),
+        "readModel.artifactRefs" => nonempty("artifactRefs"),
+        "readModel.evidenceRefs" => nonempty("evidenceRefs"),
+        _ => false,
+    }
+}
+
+/// Access to input events by external index, for `Val::Event` values inside the document.
+pub struct EventLookup<'a> {
+    pub events: &'a [Value],
+    pub pos_of_ext: &'a HashMap<u32, usize>,
+}
+
+impl EventLookup<'_> {
+    fn get(&self, ext: u32) -> Option<&Value> {
+        self.pos_of_ext.get(&ext).and_then(|&p| self.events.get(p))
+    }
+
+    fn materialize(&self, v: &mut Val) {
+        if let Val::Event(i) = v {
+            if let Some(e) = self.get(*i) {
+                *v = Val::from_json(e);
+            }
+        }
+    }
+
+    fn stringify(&self, v: &Val) -> Option<String> {
+        v.js_stringify(&mut |i, out| match self.get(i) {
+            Some(e) => {
+                if let Some(s) = Val::from_json(e).js_stringify(&mut |_, _| false) {
+                    out.push_str(&s);
+                }
+                true
+            }
+            None => false,
+        })
+    }
+}
+
+fn array_index(tok: &str, len: usize, allow_append: bool) -> Result<usize, String> {
+    if tok == "-" && allow_append {
+        return Ok(len);
+    }
+    let ok = !tok.is_empty()
+        && tok.bytes().all(|b| b.is_ascii_digit())
+        && (tok == "0" || !tok.starts_with('0'));
+    if !ok {
+        return Err(format!("Invalid array index: {tok}"));
+    }
+    match tok.parse::<u64>() {
+        Ok(n) if n <= 9_007_199_254_740_991 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        _ => Err(format!("Invalid array index: {tok}")),
+    }
+}
+
+fn value_at(doc: &Val, tokens: &[String], lk: &EventLookup<'_>) -> Result<Val, String> {
+    let missing = || format!("Path does not exist: {}", pointer(tokens));
+    let mut cur = doc.clone();
+    for t in tokens {
+        lk.materialize(&mut cur);
+        let next = match &cur {
+            Val::Arr(a) => {
+                let i = array_index(t, a.len(), false)?;
+                a.get(i).cloned().ok_or_else(missing)?
+            }
+            Val::Obj(o) => o.get(t).cloned().ok_or_else(missing)?,
+            _ => return Err(missing()),
+        };
+        cur = next;
+    }
+    Ok(cur)
+}
+
+fn set_key(o: &mut Obj, k: &str, v: Val) {
+    o.set_dyn(k, v);
+}
+
+fn add_value(doc: &mut Val, tokens: &[String], value: Val, lk: &EventLookup<'_>) -> Result<(), String> {
+    let mut cur: &mut Val = doc;
+    for (depth, t) in tokens.iter().enumerate() {
+        let last = depth + 1 == tokens.len();
+        let here = || pointer(&tokens[depth..]);
+        lk.materialize(cur);
+        match cur {
+            Val::Arr(a) => {
+                let a = Rc::make_mut(a);
+                let i = array_index(t, a.len(), last)?;
+                if last {
+                    if i > a.len() {
+                        return Err(format!("Array index out of range: {t}"));
+                    }
+                    a.insert(i, value);
+                    return Ok(());
+                }
+                if i >= a.len() {
+                    return Err(format!("Path does not exist: {}", here()));
+                }
+                cur = &mut a[i];
+            }
+            Val::Obj(o) => {
+                let o = Rc::make_mut(o);
+                if last {
+                    set_key(o, t, value);
+                    return Ok(());
+                }
+                match o.get_mut(t) {
+                    Some(v) => cur = v,
+                    None => return Err(format!("Path does not exist: {}", here())),
+                }
+            }
+            _ => return Err(format!("Cannot add into non-object path: {}", here())),
+        }
+    }
+    *cur = value;
+    Ok(())
+}
+
+fn remove_value(doc: &mut Val, tokens: &[String], lk: &EventLookup<'_>) -> Result<(), String> {
+    let mut cur: &mut Val = doc;
+    for (depth, t) in tokens.iter().enumerate() {
+        let last = depth + 1 == tokens.len();
+        let here = || pointer(&tokens[depth..]);
+        lk.materialize(cur);
+        match cur {
+            Val::Arr(a) => {
+                let a = Rc::make_mut(a);
+                let i = array_index(t, a.len(), false)?;
+                if i >= a.len() {
+                    return Err(format!("Array index out of range: {t}"));
+                }
+                if last {
+                    a.remove(i);
+                    return Ok(());
+                }
+                cur = &mut a[i];
+            }
+            Val::Obj(o) if o.contains_key(t) => {
+                let o = Rc::make_mut(o);
+                if last {
+                    o.remove(t);
+                    return Ok(());
+                }
+                match o.get_mut(t) {
+                    Some(v) => cur = v,
+                    None => return Err(format!("Path does not exist: {}", here())),
+                }
+            }
+            _ => return Err(format!("Path does not exist: {}", here())),
+        }
+    }
+    Ok(())
+}
+
+fn assert_allowed(tokens: &[String]) -> Result<(), String> {
+    let root = tokens.first().map(String::as_str);
+    match root {
+        Some(r) if PATCHABLE_ROOTS.contains(&r) => {}
+        _ => {
+            return Err(format!(
+                "state.delta cannot patch unknown projection root: /{}",
+                root.unwrap_or("")
+            ))
+        }
+    }
+    if root == Some("readModel") {
+        match tokens.get(1).map(String::as_str) {
+            Some(s @ ("events" | "visibleEvents")) => {
+                return Err(format!("state.delta cannot patch runtime fact projections at /readModel/{s}"))
+            }
+            Some("pendingActions") => {
+                return Err("state.delta cannot patch pending action facts at /readModel/pendingActions".into())
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn apply_op(doc: &mut Val, op: &Op, lk: &EventLookup<'_>) -> Result<(), String> {
+    assert_allowed(&op.path)?;
+    match op.kind {
+        OpKind::Add => add_value(doc, &op.path, op.value.clone(), lk),
+        OpKind::Remove => remove_value(doc, &op.path, lk),
+        OpKind::Replace => {
+            value_at(doc, &op.path, lk)?;
+            remove_value(doc, &op.path, lk)?;
+            add_value(doc, &op.path, op.value.clone(), lk)
+        }
+        OpKind::Test => {
+            let cur = value_at(doc, &op.path, lk)?;
+            if lk.stringify(&cur) != lk.stringify(&op.value) {
+                return Err(format!("JSON Patch test failed at {}", pointer(&op.path)));
+            }
+            Ok(())
+        }
+        OpKind::Move | OpKind::Copy => {
+            let from = op.from.as_deref().unwrap_or(&[]);
+            assert_allowed(from)?;
+            let value = value_at(doc, from, lk)?;
+            if op.kind == OpKind::Copy {
+                return add_value(doc, &op.path, value, lk);
+            }
+            if from.len() < op.path.len() && op.path.starts_with(from) {
+                return Err(format!(
+                    "Cannot move {} into its descendant {}",
+                    pointer(from),
+                    pointer(&op.path)
+                ));
+            }
+            remove_value(doc, from, lk)?;
+            add_value(doc, &op.path, value, lk)
+        }
+    }
+}
+
+fn type_of_nullish(v: &Val) -> &'static str {
+    if matches!(v, Val::Null) {
+        "null"
+    } else {
+        "undefined"
+    }
+}
+
+/// `syncRefs(refs, ids)` with the reference's TypeError messages.
+fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
+    let list = match refs {
+        Val::Arr(a) => a,
+        v if v.is_nullish() => {
+            return Err(format!("Cannot read properties of {} (reading 'map')", type_of_nullish(v)))
+        }
+        _ => return Err("refs.map is not a function".into()),
+    };
+    let mut out: Vec<Val> = Vec::with_capacity(list.len());
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let key = |v: &Val| -> Option<String> {
+        match v {
+            Val::Undef => Some("u".into()),
+            Val::Null => Some("n".into()),
+            Val::Bool(b) => Some(format!("b{b}")),
+            Val::Num(n) => Some(format!("d{}", if *n == 0.0 { 0.0 } else { *n })),
+            Val::Str(s) => Some(format!("s{s}")),
+            _ => None,
+        }
+    };
+    for r in list.iter() {
+        let id = match r {
+            Val::Undef | Val::Null => {
+                return Err(format!("Cannot read properties of {} (reading 'id')", type_of_nullish(r)))
+            }
+            Val::Obj(o) => o.get("id").cloned().unwrap_or_default(),
+            _ => Val::Undef,
+        };
+        match key(&id).and_then(|k| by_id.get(&k).copied()) {
+            Some(p) => {
+                if let Some(s) = out.get_mut(p) {
+                    *s = r.clone();
+                }
+            }
+            None => {
+                if let Some(k) = key(&id) {
+                    by_id.insert(k, out.len());
+                }
+                out.push(r.clone());
+            }
+        }
+    }
+    let ids = match ids {
+        Val::Arr(a) => a,
+        v if v.is_nullish() => {
+            return Err(format!("Cannot read properties of {} (reading 'forEach')", type_of_nullish(v)))
+        }
+        _ => return Err("ids.forEach is not a function".into()),
+    };
+    for id in ids.iter() {
+        let k = key(id);
+        if k.as_ref().map(|k| by_id.contains_key(k)).unwrap_or(false) {
+            continue;
+        }
+        if let Some(k) = k {
+            by_id.insert(k, out.len());
+        }
+        out.push(Obj::new().k("id", id.clone()).k("sourceEventId", id.clone()).into_val());
+    }
+    Ok(Val::arr(out))
+}
+
+fn is_failed_terminal(s: &str) -> bool {
+    matches!(s, "failed" | "canceled" | "cancelled" | "aborted" | "closed" | "not_found")
+}
+
+/// The subagents re-sync of step 6.
+fn sync_subagents(sub: &Val) -> Result<Val, String> {
+    let threads = match sub {
+        Val::Undef | Val::Null => {
+            return Err(format!("Cannot read properties of {} (reading 'threads')", type_of_nullish(sub)))
+        }
+        Val::Obj(o) => o.get("threads").cloned().unwrap_or_default(),
+        _ => Val::Undef,
+    };
+    let list = match &threads {
+        Val::Arr(a) => a.clone(),
+        v if v.is_nullish() => {
+            return Err(format!("Cannot read properties of {} (reading 'length')", type_of_nullish(v)))
+        }
+        _ => return Err("state.subagents.threads.filter is not a function".into()),
+    };
+    for t in list.iter() {
+        if t.is_nullish() {
+            return Err(format!("Cannot read properties of {} (reading 'status')", type_of_nullish(t)));
+        }
+    }
+    let pick = |f: &dyn Fn(&str) -> bool| {
+        Val::arr(
+            list.iter()
+                .filter(|t| t.get("status").and_then(Val::as_str).map(f).unwrap_or(false))
+                .map(|t| t.get("threadId").cloned().unwrap_or_default())
+                .collect(),
+        )
+    };
+    let mut o = sub.as_obj().cloned().unwrap_or_default();
+    o.set("hasSubagents", Val::Bool(!list.is_empty()));
+    o.set("activeThreadIds", pick(&|s| matches!(s, "pending" | "running" | "blocked")));
+    o.set("completedThreadIds", pick(&|s| s == "completed"));
+    o.set("failedThreadIds", pick(&is_failed_terminal));
+    Ok(o.into_val())
+}
+
+/// JS object spread `{...v}` of any value.
+fn spread(v: &Val) -> Obj {
+    match v {
+        Val::Obj(o) => (**o).clone(),
+        Val::Arr(a) => {
+            let mut o = Obj::new();
+            for (i, x) in a.iter().enumerate() {
+                o.set_dyn(&i.to_string(), x.clone());
+            }
+            o
+        }
+        Val::Str(s) => {
+            let mut o = Obj::new();
+            let units: Vec<u16> = s.encode_utf16().collect();
+            for (i, u) in units.iter().enumerate() {
+                o.set_dyn(&i.to_string(), Val::string(String::from_utf16_lossy(&[*u])));
+            }
+            o
+        }
+        _ => Obj::new(),
+    }
+}
+
+/// Outcome of running the active deltas.
+pub struct Outcome {
+    /// The document: top-level units (and `readModel` with placeholders for keys not in units).
+    pub doc: Obj,
+    /// Failure diagnostics not stored in the document (diagnostics not a unit), in order.
+    pub side_failures: Vec<Val>,
+    /// A failure happened and `hydration` is not a unit: the output status is "stale".
+    pub side_stale: bool,
+}
+
+/// Run `deltas` in order on `doc` (the units), per §3.13.3 / §3.13.4.
+pub fn run(
+    mut doc: Obj,
+    deltas: &[&Prepared],
+    event_count: f64,
+    lk: &EventLookup<'_>,
+    diag_unit: bool,
+    hydration_unit: bool,
+) -> Outcome {
+    let mut side_failures = Vec::new();
+    let mut side_stale = false;
+    for d in deltas {
+        let result = match &d.ops {
+            Err(e) => Err(e.clone()),
+            Ok(ops) => apply_all(&doc, ops, event_count, lk),
+        };
+        match result {
+            Ok(next) => doc = next,
+            Err(msg) => {
+                let id_str = match &d.event_id {
+                    Val::Str(s) => s.to_string(),
+                    _ => "undefined".into(),
+                };
+                let diag_id = format!("state-delta:{id_str}");
+                let failure = Obj::new()
+                    .k("id", Val::str(&diag_id))
+                    .k("sourceEventId", d.event_id.clone())
+                    .k("title", Val::str("state.delta apply failed"))
+                    .k("detail", Val::string(msg))
+                    .k("status", Val::str("failed"))
+                    .into_val();
+                if diag_unit {
+                    let diags = doc.get("diagnostics").cloned().unwrap_or_default();
+                    let mut list: Vec<Val> = diags
+                        .as_arr()
+                        .unwrap_or(&[])
+                        .iter()
+                        .filter(|x| x.get("id").and_then(Val::as_str) != Some(diag_id.as_str()))
+                        .cloned()
+                        .collect();
+                    list.push(failure);
+                    doc.set("diagnostics", Val::arr(list));
+                } else {
+                    side_failures.push(failure);
+                }
+                if hydration_unit {
+                    let mut o = spread(&doc.get("hydration").cloned().unwrap_or_default());
+                    o.set("status", Val::str("stale"));
+                    doc.set("hydration", o.into_val());
+                } else {
+                    side_stale = true;
+                }
+            }
+        }
+    }
+    Outcome { doc, side_failures, side_stale }
+}
+
+fn apply_all(doc: &Obj, ops: &[Op], event_count: f64, lk: &EventLookup<'_>) -> Result<Obj, String> {
+    let had_hydration = doc.contains_key("hydration");
+    let mut v = Obj::clone(doc).into_val();
+    for op in ops {
+        apply_op(&mut v, op, lk)?;
+    }
+    let Val::Obj(rc) = v else {
+        return Err("state.delta patch must keep projection state as an object".into());
+    };
+    let mut d = Rc::try_unwrap(rc).unwrap_or_else(|rc| (*rc).clone());
+    // Step 6 on the units present in the document.
+    let was = |d: &Obj, k: &str| doc.contains_key(k) || d.contains_key(k);
+    let rm_in = was(&d, "readModel");
+    let rm = d.get("readModel").cloned().unwrap_or_default();
+    let read_rm = |k: &str| -> Result<Val, String> {
+        if rm.is_nullish() {
+            return Err(format!("Cannot read properties of {} (reading '{k}')", type_of_nullish(&rm)));
+        }
+        Ok(rm.get(k).cloned().unwrap_or_default())
+    };
+    for (unit, key) in [("artifacts", "artifactRefs"), ("evidence", "evidenceRefs")] {
+        let unit_in = was(&d, unit);
+        if unit_in || rm_in {
+            let refs = d.get(unit).cloned().unwrap_or_default();
+            let ids = read_rm(key)?;
+            if unit_in {
+                let synced = sync_refs(&refs, &ids)?;
+                d.set(unit, synced);
+            }
+        }
+    }
+    if let Some(sub) = d.get("subagents").cloned() {
+        let synced = sync_subagents(&sub)?;
+        d.set("subagents", synced);
+    } else if doc_removed(doc, &d, "subagents") {
+        return Err("Cannot read properties of undefined (reading 'threads')".into());
+    }
+    if had_hydration || d.contains_key("hydration") {
+        let mut h = spread(&d.get("hydration").cloned().unwrap_or_default());
+        h.set("eventCount", Val::Num(event_count));
+        d.set("hydration", h.into_val());
+    }
+    Ok(d)
+}
+
+fn doc_removed(before: &Obj, after: &Obj, k: &str) -> bool {
+    before.contains_key(k) && !after.contains_key(k)
+}
+
+/// Is `k` a canonical array index key? (re-export for callers building documents)
+pub fn index_key(k: &str) -> bool {
+    is_array_index_key(k).is_some()
+}

@@ -1,0 +1,40 @@
+//! `timeline` (spec §3.5): one entry per accepted event.
+
+use super::normalization::{ev_val, event_refs_val};
+use super::read_model::surface;
+use crate::contract::event::Ev;
+use crate::contract::val::{Obj, Val};
+
+/// The timeline entry of one event.
+pub fn entry(ev: Ev<'_>) -> Val {
+    let kind = match surface(ev) {
+        "runtime-status" | "context" => "status",
+        "human-action" | "permission" => "action",
+        "tool" => "tool",
+        "artifact" => "artifact",
+        "evidence" => "evidence",
+        _ => {
+            if ev.cls().starts_with("reasoning.") {
+                "reasoning"
+            } else if ev.truthy("taskId") {
+                "task"
+            } else {
+                "message"
+            }
+        }
+    };
+    Obj::new()
+        .k("entryId", ev_val(ev, "id"))
+        .k("sequence", ev_val(ev, "sequence"))
+        .k("kind", Val::str(kind))
+        .k("phase", ev_val(ev, "phase"))
+        .k("owner", ev_val(ev, "owner"))
+        .k("status", ev_val(ev, "status"))
+        .k("title", ev_val(ev, "title"))
+        .k("detail", ev_val(ev, "detail"))
+        .k("refs", event_refs_val(ev))
+        .k("sourceEventId", ev_val(ev, "id"))
+        .k("createdAt", ev_val(ev, "createdAt"))
+        .k("completedAt", ev_val(ev, "completedAt"))
+        .into_val()
+}

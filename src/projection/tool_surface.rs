@@ -1,0 +1,726 @@
+//! `toolCalls` (spec §3.7) and `mcp` (§3.8): tool calls kept in a map by toolCallId, status and
+//! family lists maintained incrementally; the MCP surface rebuilt from the (small) MCP call list
+//! only when an MCP call changed.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::normalization::{
+    defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
+    read_string_field, truncate_text, unique_strings,
+};
+use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use super::read_model::surface;
+use crate::contract::event::Ev;
+use crate::contract::js::js_trim;
+use crate::contract::val::{Obj, Val};
+
+fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
+    v.and_then(Value::as_object)
+}
+
+/// The four payload records `pt` reads: payload, metadata, rawPayload, rawPayload.metadata.
+fn records<'a>(ev: Ev<'a>) -> [Option<&'a Map<String, Value>>; 4] {
+    let p = ev.payload();
+    let m = rec(p.and_then(|p| p.get("metadata")));
+    let r = rec(p.and_then(|p| p.get("rawPayload")));
+    let rm = rec(r.and_then(|r| r.get("metadata")));
+    [p, m, r, rm]
+}
+
+fn pt<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
+    records(ev).into_iter().find_map(|r| read_string_field(r, keys))
+}
+
+fn pt_arrays<'a>(ev: Ev<'a>, keys: &[&str]) -> Vec<&'a str> {
+    records(ev)
+        .into_iter()
+        .flat_map(|r| read_string_array_field(r, keys))
+        .collect()
+}
+
+fn process_fact<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
+    let [p, m, r, rm] = records(ev);
+    let mut recs = Vec::new();
+    for base in [p, m, r, rm] {
+        for k in ["toolProcessFacts", "tool_process_facts"] {
+            if let Some(x) = rec(base.and_then(|b| b.get(k))) {
+                recs.push(x);
+            }
+        }
+    }
+    recs.into_iter().find_map(|r| read_string_field(Some(r), keys))
+}
+
+/// `parseAgentUiMcpToolName(name)`: (serverId, toolName).
+pub fn parse_mcp_tool_name(name: &str) -> Option<(String, String)> {
+    let t = js_trim(name);
+    if !t.to_lowercase().starts_with("mcp__") {
+        return None;
+    }
+    let parts: Vec<&str> = t.split("__").collect();
+    if parts.len() < 3 {
+        return None;
+    }
+    let server = if parts[1].is_empty() { "unknown" } else { parts[1] };
+    let tool = parts[2..].join("__");
+    Some((server.to_string(), if tool.is_empty() { "tool".into() } else { tool }))
+}
+
+/// True when `lc` has one of `words` delimited by `_` or the string ends.
+fn has_word(lc: &str, words: &[&str]) -> bool {
+    lc.split('_').any(|seg| words.contains(&seg))
+}
+
+/// `classifyAgentUiMcpOperationKind(name)`.
+pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
+    let parsed = parse_mcp_tool_name(name);
+    let inner = parsed.as_ref().map(|p| p.1.as_str()).unwrap_or(name);
+    let lc = js_trim(inner).to_lowercase();
+    let compact: String = lc.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit()).collect();
+    if parsed.is_none() && !matches!(compact.as_str(), "mcp" | "mcptool" | "mcpauthtool") {
+        return None;
+    }
+    Some(if compact == "mcpauth" || compact == "mcpauthtool" {
+        "auth"
+    } else if compact.contains("prompt") {
+        "prompt"
+    } else if compact.contains("resource") {
+        "resource"
+    } else if has_word(&lc, &["browser", "navigate", "click", "screenshot", "snapshot", "page"]) {
+        "browser"
+    } else if has_word(
+        &lc,
+        &["create", "update", "delete", "write", "send", "post", "mutate", "execute", "run"],
+    ) {
+        "mutation"
+    } else if has_word(&lc, &["search", "find", "lookup", "query"]) {
+        "search"
+    } else if has_word(&lc, &["list"]) {
+        "list"
+    } else if has_word(&lc, &["get", "read", "fetch", "open"]) {
+        "read"
+    } else {
+        "tool"
+    })
+}
+
+/// `/(^|[._-])web[._-]?<word>($|[._-])/`.
+fn web_word(n: &str, word: &str) -> bool {
+    let b = n.as_bytes();
+    let sep = |c: u8| c == b'.' || c == b'_' || c == b'-';
+    let mut i = 0;
+    while let Some(off) = n.get(i..).and_then(|s| s.find("web")) {
+        let s = i + off;
+        if s == 0 || sep(b[s - 1]) {
+            let j = s + 3;
+            for skip in [false, true] {
+                let k = if skip {
+                    if j < b.len() && sep(b[j]) {
+                        j + 1
+                    } else {
+                        continue;
+                    }
+                } else {
+                    j
+                };
+                if n.get(k..).map(|r| r.starts_with(word)).unwrap_or(false) {
+                    let e = k + word.len();
+                    if e == b.len() || sep(b[e]) {
+                        return true;
+                    }
+                }
+            }
+        }
+        i = s + 1;
+    }
+    false
+}
+
+fn normalize_family(tool_name: &str, fam: Option<&str>, op: Option<&str>) -> String {
+    if op == Some("web_search") {
+        return "webSearch".into();
+    }
+    if op == Some("web_fetch") {
+        return "webFetch".into();
+    }
+    if let Some(f) = fam {
+        return f.into();
+    }
+    let n = js_trim(tool_name).to_lowercase();
+    let has = |w: &[&str]| w.iter().any(|x| n.contains(x));
+    if n.starts_with("mcp__") {
+        "mcp"
+    } else if web_word(&n, "search") || n == "websearch" {
+        "webSearch"
+    } else if web_word(&n, "fetch") || n == "webfetch" {
+        "webFetch"
+    } else if has(&["bash", "shell", "exec"]) {
+        "command"
+    } else if has(&["browser", "navigate", "click"]) {
+        "browser"
+    } else if has(&["read", "write", "edit", "file"]) {
+        "file"
+    } else if has(&["skill"]) {
+        "skill"
+    } else {
+        "tool"
+    }
+    .into()
+}
+
+/// Is this projection a tool projection (§3.7)?
+pub fn is_tool_event(ev: Ev<'_>) -> bool {
+    surface(ev) == "tool"
+        || matches!(ev.kind(), Some("tool" | "skill"))
+        || ev.cls().starts_with("tool.")
+        || ev.str("phase") == Some("tool_running")
+}
+
+fn event_view(ev: Ev<'_>) -> Val {
+    Obj::new()
+        .k("id", ev_val(ev, "id"))
+        .k("eventId", ev_val(ev, "id"))
+        .k("eventClass", ev_val(ev, "eventClass"))
+        .k("status", ev_val(ev, "status"))
+        .k("phase", ev_val(ev, "phase"))
+        .k("title", ev_val(ev, "title"))
+        .k("detail", ev_val(ev, "detail"))
+        .k("createdAt", ev_val(ev, "createdAt"))
+        .k("completedAt", ev_val(ev, "completedAt"))
+        .compact()
+        .into_val()
+}
+
+struct Call {
+    id: String,
+    merged: bool,
+    tool_name: String,
+    family: String,
+    operation_kind: Val,
+    mcp_server_id: Val,
+    status: Val,
+    phase: Val,
+    title: Val,
+    detail: Val,
+    input_preview: Val,
+    output_preview: Val,
+    error_preview: Val,
+    progress: Val,
+    total: Val,
+    started_at: Val,
+    completed_at: Val,
+    artifact_refs: Vec<String>,
+    evidence_refs: Vec<String>,
+    first_event_id: Val,
+    event_ids: Vec<String>,
+    event_id_set: HashSet<String>,
+    events: Vec<Val>,
+    skill_slug: Val,
+    mcp: Val,
+}
+
+fn strs(v: &[String]) -> Val {
+    Val::str_arr(v)
+}
+
+impl Call {
+    fn event_ids_val(&self) -> Val {
+        if self.merged {
+            strs(&self.event_ids)
+        } else {
+            Val::arr(vec![self.first_event_id.clone()])
+        }
+    }
+
+    fn mcp_view(&self) -> Val {
+        if self.family != "mcp" {
+            return Val::Undef;
+        }
+        let parsed = parse_mcp_tool_name(&self.tool_name);
+        let server = defined_string(self.mcp_server_id.as_str())
+            .map(str::to_string)
+            .or_else(|| parsed.as_ref().map(|p| p.0.clone()))
+            .unwrap_or_else(|| "unknown".into());
+        Obj::new()
+            .k("id", Val::str(&self.id))
+            .k("serverId", Val::string(server))
+            .k("fullName", Val::str(&self.tool_name))
+            .k("toolName", Val::string(parsed.map(|p| p.1).unwrap_or_else(|| self.tool_name.clone())))
+            .k("operationKind", Val::str(classify_mcp_operation_kind(&self.tool_name).unwrap_or("tool")))
+            .k("status", self.status.clone())
+            .k("title", self.title.clone())
+            .k("detail", self.detail.clone())
+            .k("eventIds", self.event_ids_val())
+            .k("artifactRefs", strs(&self.artifact_refs))
+            .k("evidenceRefs", strs(&self.evidence_refs))
+            .compact()
+            .into_val()
+    }
+
+    fn val(&self) -> Val {
+        let o = Obj::new()
+            .k("id", Val::str(&self.id))
+            .k("toolCallId", Val::str(&self.id))
+            .k("toolName", Val::str(&self.tool_name))
+            .k("displayName", Val::str(&self.tool_name))
+            .k("family", Val::str(&self.family))
+            .k("operationKind", self.operation_kind.clone())
+            .k("mcpServerId", self.mcp_server_id.clone())
+            .k("status", self.status.clone())
+            .k("phase", self.phase.clone())
+            .k("title", self.title.clone())
+            .k("detail", self.detail.clone())
+            .k("inputPreview", self.input_preview.clone())
+            .k("outputPreview", self.output_preview.clone())
+            .k("errorPreview", self.error_preview.clone())
+            .k("progress", self.progress.clone())
+            .k("total", self.total.clone())
+            .k("startedAt", self.started_at.clone())
+            .k("completedAt", self.completed_at.clone())
+            .k("artifactRefs", strs(&self.artifact_refs))
+            .k("evidenceRefs", strs(&self.evidence_refs))
+            .k("eventIds", self.event_ids_val())
+            .k("events", Val::arr(self.events.clone()))
+            .k("skillSlug", self.skill_slug.clone());
+        if self.merged {
+            o.k("mcp", self.mcp.clone()).into_val()
+        } else {
+            o.compact().c("mcp", self.mcp.clone()).into_val()
+        }
+    }
+}
+
+fn status_class(s: &Val) -> u8 {
+    match s.as_str() {
+        Some("running" | "pending") => 1,
+        Some("failed" | "blocked") => 2,
+        Some("completed") => 3,
+        _ => 0,
+    }
+}
+
+/// An id list kept in call order.
+#[derive(Default)]
+struct IdList {
+    members: Vec<usize>,
+    items: Vec<Val>,
+    tracker: ListTracker,
+}
+
+impl IdList {
+    fn insert(&mut self, call: usize, id: &str) {
+        let p = self.members.partition_point(|&m| m < call);
+        if self.members.get(p) == Some(&call) {
+            return;
+        }
+        self.members.insert(p, call);
+        self.items.insert(p, Val::str(id));
+        for i in p..self.items.len() {
+            self.tracker.touch(i);
+        }
+    }
+
+    fn remove(&mut self, call: usize) {
+        let p = self.members.partition_point(|&m| m < call);
+        if self.members.get(p) != Some(&call) {
+            return;
+        }
+        self.members.remove(p);
+        self.items.remove(p);
+        for i in p..self.items.len() {
+            self.tracker.touch(i);
+        }
+    }
+}
+
+/// The tool-surface accumulator (`toolCalls` and `mcp`).
+#[derive(Default)]
+pub struct ToolSurfaceAcc {
+    calls: Vec<Call>,
+    index: HashMap<String, usize>,
+    pub items: Vec<Val>,
+    pub tracker: ListTracker,
+    lists: [IdList; 3],
+    families: Vec<(String, BTreeSet<usize>)>,
+    family_dirty: bool,
+    mcp_calls: BTreeSet<usize>,
+    mcp: Option<Val>,
+    mcp_dirty: bool,
+    any_event: bool,
+}
+
+impl ToolSurfaceAcc {
+    /// Feed one accepted event; `i` is its index among accepted events.
+    pub fn apply(&mut self, ev: Ev<'_>, i: usize) {
+        self.any_event = true;
+        if !is_tool_event(ev) {
+            return;
+        }
+        let tool_name: String = pt(ev, &["toolName", "tool_name", "name", "tool", "functionName", "function_name"])
+            .or_else(|| ev.str("title"))
+            .unwrap_or("unknown-tool")
+            .to_string();
+        let id: String = match ev.str("toolCallId") {
+            Some(s) => s.to_string(),
+            None => match pt(ev, &["toolCallId", "tool_call_id", "callId", "call_id", "id"]) {
+                Some(s) => s.to_string(),
+                None => {
+                    let scope = ev.str("turnId").or_else(|| ev.str("runId")).unwrap_or("turn");
+                    format!("{tool_name}:{scope}:{i}")
+                }
+            },
+        };
+        let fam_x = pt(ev, &["toolFamily", "tool_family"]).or_else(|| process_fact(ev, &["toolFamily", "tool_family"]));
+        let op_x = pt(ev, &["operationKind", "operation_kind"])
+            .or_else(|| process_fact(ev, &["operationKind", "operation_kind"]));
+        let family = normalize_family(&tool_name, fam_x, op_x);
+        let mcp_server = Val::opt_str(pt(ev, &["mcpServer", "mcp_server", "serverId", "server_id"]));
+        let refs = |ids: &str, arrs: &[&str], one: &[&str]| -> Vec<String> {
+            let arr_u = unique_strings(pt_arrays(ev, arrs).into_iter().map(Some));
+            let mut v: Vec<Option<&str>> = ev.str_list(ids).into_iter().map(Some).collect();
+            v.extend(arr_u.iter().map(|s| Some(s.as_str())));
+            v.push(pt(ev, one));
+            unique_strings(v)
+        };
+        let artifact_refs = refs("artifactRefs", &["artifactRefs", "artifact_refs"], &["artifactRef", "artifact_ref", "artifactId", "artifact_id"]);
+        let evidence_refs = refs("evidenceRefs", &["evidenceRefs", "evidence_refs"], &["evidenceRef", "evidence_ref", "evidenceId", "evidence_id"]);
+        let tv = |s: Option<String>| s.map(Val::string).unwrap_or_default();
+        let input_preview = tv(truncate_text(
+            pt(ev, &["input", "arguments", "args", "inputSummary", "input_summary", "accumulatedInputPreview", "accumulated_input_preview"]),
+            240,
+        ));
+        let out_src = pt(ev, &["output", "result", "summary", "message", "outputPreview", "output_preview", "deltaPreview", "delta_preview"])
+            .or_else(|| ev.str("detail"));
+        let output_preview = tv(truncate_text(out_src, 240));
+        let error_preview = tv(truncate_text(pt(ev, &["error", "errorPreview", "error_preview", "failureCategory", "failure_category"]), 240));
+        let num = |k: &str| read_number_field(ev.payload(), &[k]).map(Val::Num).unwrap_or_default();
+        let progress = num("progress");
+        let total = num("total");
+        let skill_slug = Val::opt_str(pt(ev, &["skillSlug", "skill_slug", "slug"]));
+        let classify = |fam: &str| {
+            if fam == "mcp" {
+                Val::opt_str(classify_mcp_operation_kind(&tool_name))
+            } else {
+                Val::Undef
+            }
+        };
+        let title = ev_val(ev, "title");
+        let detail_ev = ev_val(ev, "detail");
+        let (pos, old_family, old_status, had_mcp) = match self.index.get(&id) {
+            None => {
+                let operation_kind = match op_x {
+                    Some(s) => Val::str(s),
+                    None => classify(&family),
+                };
+                let detail = or_nullish(or_nullish(detail_ev, || output_preview.clone()), || error_preview.clone());
+                let mut call = Call {
+                    id: id.clone(),
+                    merged: false,
+                    tool_name: tool_name.clone(),
+                    family: family.clone(),
+                    operation_kind,
+                    mcp_server_id: mcp_server,
+                    status: ev_val(ev, "status"),
+                    phase: ev_val(ev, "phase"),
+                    title,
+                    detail,
+                    input_preview,
+                    output_preview,
+                    error_preview,
+                    progress,
+                    total,
+                    started_at: ev_val(ev, "createdAt"),
+                    completed_at: ev_val(ev, "completedAt"),
+                    artifact_refs,
+                    evidence_refs,
+                    first_event_id: ev_val(ev, "id"),
+                    event_ids: Vec::new(),
+                    event_id_set: HashSet::new(),
+                    events: vec![event_view(ev)],
+                    skill_slug,
+                    mcp: Val::Undef,
+                };
+                call.mcp = call.mcp_view();
+                let pos = self.calls.len();
+                self.index.insert(id.clone(), pos);
+                self.calls.push(call);
+                self.items.push(Val::Undef);
+                (pos, None, None, false)
+            }
+            Some(&pos) => {
+                let Some(c) = self.calls.get_mut(pos) else { return };
+                let old_family = c.family.clone();
+                let old_status = c.status.clone();
+                let had_mcp = !c.mcp.is_undef();
+                if !tool_name.is_empty() {
+                    c.tool_name = tool_name.clone();
+                }
+                if !family.is_empty() {
+                    c.family = family.clone();
+                }
+                if c.operation_kind.is_nullish() {
+                    c.operation_kind = match op_x {
+                        Some(s) => Val::str(s),
+                        None => classify(&family),
+                    };
+                }
+                c.mcp_server_id = or_nullish(mcp_server, || c.mcp_server_id.clone());
+                c.status = ev_val(ev, "status");
+                c.phase = or_nullish(ev_val(ev, "phase"), || c.phase.clone());
+                if title.truthy() {
+                    c.title = title;
+                }
+                c.detail = or_nullish(
+                    or_nullish(or_nullish(detail_ev, || output_preview.clone()), || error_preview.clone()),
+                    || c.detail.clone(),
+                );
+                c.input_preview = or_nullish(input_preview, || c.input_preview.clone());
+                c.output_preview = or_nullish(output_preview, || c.output_preview.clone());
+                c.error_preview = or_nullish(error_preview, || c.error_preview.clone());
+                c.progress = or_nullish(progress, || c.progress.clone());
+                c.total = or_nullish(total, || c.total.clone());
+                c.started_at = or_nullish(c.started_at.clone(), || ev_val(ev, "createdAt"));
+                c.completed_at = or_nullish(ev_val(ev, "completedAt"), || c.completed_at.clone());
+                let merge = |old: &[String], new: &[String]| {
+                    unique_strings(old.iter().chain(new.iter()).map(|s| Some(s.as_str())))
+                };
+                c.artifact_refs = merge(&c.artifact_refs, &artifact_refs);
+                c.evidence_refs = merge(&c.evidence_refs, &evidence_refs);
+                if !c.merged {
+                    c.merged = true;
+                    let first = c.first_event_id.as_str().map(str::to_string);
+                    for s in unique_strings([first.as_deref()]) {
+                        c.event_id_set.insert(s.clone());
+                        c.event_ids.push(s);
+                    }
+                }
+                if let Some(e) = ev.id() {
+                    let t = js_trim(e);
+                    if !t.is_empty() && c.event_id_set.insert(t.to_string()) {
+                        c.event_ids.push(t.to_string());
+                    }
+                }
+                c.events.push(event_view(ev));
+                c.skill_slug = or_nullish(skill_slug, || c.skill_slug.clone());
+                let m = c.mcp_view();
+                if !m.is_undef() {
+                    c.mcp = m;
+                }
+                (pos, Some(old_family), Some(old_status), had_mcp)
+            }
+        };
+        let Some(c) = self.calls.get(pos) else { return };
+        let v = c.val();
+        if let Some(slot) = self.items.get_mut(pos) {
+            *slot = v;
+        }
+        self.tracker.touch(pos);
+        // Status lists.
+        let old_cls = old_status.as_ref().map(status_class).unwrap_or(0);
+        let new_cls = status_class(&c.status);
+        if old_status.is_none() || old_cls != new_cls {
+            if old_cls > 0 {
+                if let Some(l) = self.lists.get_mut(usize::from(old_cls - 1)) {
+                    l.remove(pos);
+                }
+            }
+            if new_cls > 0 {
+                let id = c.id.clone();
+                if let Some(l) = self.lists.get_mut(usize::from(new_cls - 1)) {
+                    l.insert(pos, &id);
+                }
+            }
+        }
+        // Families.
+        let new_family = c.family.clone();
+        if old_family.as_deref() != Some(new_family.as_str()) {
+            if let Some(of) = old_family {
+                if let Some(e) = self.families.iter_mut().find(|(f, _)| *f == of) {
+                    e.1.remove(&pos);
+                }
+            }
+            match self.families.iter_mut().find(|(f, _)| *f == new_family) {
+                Some(e) => {
+                    e.1.insert(pos);
+                }
+                None => self.families.push((new_family, BTreeSet::from([pos]))),
+            }
+            self.families.retain(|(_, s)| !s.is_empty());
+            self.family_dirty = true;
+        }
+        let has_mcp = !c.mcp.is_undef();
+        if has_mcp || had_mcp {
+            self.mcp_calls.insert(pos);
+            self.mcp = None;
+            self.mcp_dirty = true;
+        }
+    }
+
+    fn by_family(&self) -> Val {
+        let mut fams: Vec<(&String, &BTreeSet<usize>)> = self.families.iter().map(|(f, s)| (f, s)).collect();
+        fams.sort_by_key(|(_, s)| s.iter().next().copied().unwrap_or(usize::MAX));
+        let mut o = Obj::new();
+        for (f, s) in fams {
+            o.set_dyn(f, Val::Num(s.len() as f64));
+        }
+        o.into_val()
+    }
+
+    /// The `toolCalls` model.
+    pub fn model(&self) -> Val {
+        Obj::new()
+            .k("calls", Val::arr(self.items.clone()))
+            .k("activeCallIds", Val::arr(self.lists[0].items.clone()))
+            .k("failedCallIds", Val::arr(self.lists[1].items.clone()))
+            .k("completedCallIds", Val::arr(self.lists[2].items.clone()))
+            .k("byFamily", self.by_family())
+            .into_val()
+    }
+
+    fn build_mcp(&self) -> Val {
+        let tools: Vec<Val> = self
+            .mcp_calls
+            .iter()
+            .filter_map(|&i| self.calls.get(i))
+            .map(|c| c.mcp.clone())
+            .filter(|m| m.truthy())
+            .collect();
+        let ids = |pred: &dyn Fn(&str) -> bool| {
+            Val::arr(
+                tools
+                    .iter()
+                    .filter(|t| t.get("status").and_then(Val::as_str).map(pred).unwrap_or(false))
+                    .map(|t| t.get("id").cloned().unwrap_or_default())
+                    .collect(),
+            )
+        };
+        let mut servers: Vec<(String, Obj, Vec<String>, HashSet<String>)> = Vec::new();
+        for t in &tools {
+            let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("").to_string();
+            let st = t.get("status").cloned().unwrap_or_default();
+            let s = st.as_str().unwrap_or("");
+            let pos = match servers.iter().position(|e| e.0 == sid) {
+                Some(p) => p,
+                None => {
+                    servers.push((sid.clone(), Obj::new(), Vec::new(), HashSet::new()));
+                    servers.len() - 1
+                }
+            };
+            let Some(e) = servers.get_mut(pos) else { continue };
+            let cur_status = e.1.get("status").cloned();
+            let cur_s = cur_status.as_ref().and_then(Val::as_str);
+            let fresh = cur_status.is_none();
+            let next = if matches!(s, "failed" | "blocked") {
+                st.clone()
+            } else if matches!(cur_s, Some("failed" | "blocked")) {
+                cur_status.clone().unwrap_or_default()
+            } else if matches!(s, "running" | "pending") {
+                st.clone()
+            } else if fresh {
+                st.clone()
+            } else {
+                or_nullish(cur_status.clone().unwrap_or_default(), || st.clone())
+            };
+            let n = |k: &str| e.1.get(k).and_then(Val::as_f64).unwrap_or(0.0);
+            let tc = n("toolCount") + 1.0;
+            let ac = n("activeToolCount") + if matches!(s, "running" | "pending") { 1.0 } else { 0.0 };
+            let fc = n("failedToolCount") + if matches!(s, "failed" | "blocked") { 1.0 } else { 0.0 };
+            for x in t.get("eventIds").and_then(Val::as_arr).unwrap_or(&[]) {
+                if let Some(x) = x.as_str() {
+                    let x = js_trim(x);
+                    if !x.is_empty() && e.3.insert(x.to_string()) {
+                        e.2.push(x.to_string());
+                    }
+                }
+            }
+            e.1 = Obj::new()
+                .k("id", Val::str(&sid))
+                .k("label", Val::str(&sid))
+                .k("status", next)
+                .k("toolCount", Val::Num(tc))
+                .k("activeToolCount", Val::Num(ac))
+                .k("failedToolCount", Val::Num(fc));
+        }
+        if tools.is_empty() {
+            return empty_mcp();
+        }
+        let servers: Vec<Val> = servers
+            .into_iter()
+            .map(|(_, o, ids, _)| o.k("eventIds", Val::str_arr(&ids)).into_val())
+            .collect();
+        Obj::new()
+            .k("hasMcp", Val::Bool(true))
+            .k("servers", Val::arr(servers))
+            .k("activeToolIds", ids(&|s| s == "running" || s == "pending"))
+            .k("failedToolIds", ids(&|s| s == "failed" || s == "blocked"))
+            .k("completedToolIds", ids(&|s| s == "completed"))
+            .k("tools", Val::arr(tools.clone()))
+            .into_val()
+    }
+
+    /// The `mcp` model without touching the cache.
+    pub fn mcp_model_ref(&self) -> Val {
+        match &self.mcp {
+            Some(m) => m.clone(),
+            None => self.build_mcp(),
+        }
+    }
+
+    /// The `mcp` model (cached until an MCP call changes).
+    pub fn mcp_model(&mut self) -> Val {
+        if let Some(m) = &self.mcp {
+            return m.clone();
+        }
+        let m = self.build_mcp();
+        self.mcp = Some(m.clone());
+        m
+    }
+
+    /// Patch ops for `toolCalls` and `mcp`.
+    pub fn patch_ops(&mut self, out: &mut Vec<PatchOp>) {
+        let base = |k: &'static str| vec![Seg::Key("toolCalls"), Seg::Key(k)];
+        let ch = self.tracker.take(self.items.len());
+        out.extend(list_op(base("calls"), ch, &self.items));
+        for (k, l) in ["activeCallIds", "failedCallIds", "completedCallIds"].into_iter().zip(self.lists.iter_mut()) {
+            let ch = l.tracker.take(l.items.len());
+            out.extend(list_op(base(k), ch, &l.items));
+        }
+        if self.family_dirty {
+            out.push(PatchOp::Replace { path: base("byFamily"), value: self.by_family() });
+            self.family_dirty = false;
+        }
+        if self.mcp_dirty {
+            let m = self.mcp_model();
+            out.push(PatchOp::Replace { path: vec![Seg::Key("mcp")], value: m });
+            self.mcp_dirty = false;
+        }
+    }
+
+    pub fn sync(&mut self) {
+        self.tracker.sync(self.items.len());
+        for l in self.lists.iter_mut() {
+            l.tracker.sync(l.items.len());
+        }
+        self.family_dirty = false;
+        self.mcp_dirty = false;
+    }
+}
+
+/// The empty `toolCalls` model.
+pub fn empty_tool_calls() -> Val {
+    ToolSurfaceAcc::default().model()
+}
+
+/// The empty `mcp` model.
+pub fn empty_mcp() -> Val {
+    Obj::new()
+        .k("hasMcp", Val::Bool(false))
+        .k("servers", Val::arr(vec![]))
+        .k("tools", Val::arr(vec![]))
+        .k("activeToolIds", Val::arr(vec![]))
+        .k("failedToolIds", Val::arr(vec![]))
+        .k("completedToolIds", Val::arr(vec![]))
+        .into_val()
+}

@@ -1,5 +1,6 @@
 //! The projection reducer of `@limecloud/agent-runtime-projection`.
 
+pub mod coding;
 pub mod collaboration;
 pub mod diagnostics;
 pub mod graph;
@@ -9,7 +10,9 @@ pub mod patch;
 pub mod projector;
 pub mod read_model;
 pub mod refs;
+pub mod replay;
 pub mod runtime;
+pub mod snapshot;
 pub mod state;
 pub mod state_delta;
 pub mod subagents;

@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
+use agent_runtime_projection::projection::coding::project_coding_workbench_view;
 use agent_runtime_projection::projection::coding::project_coding_workbench_view_with;
-use agent_runtime_projection::projection::replay::replay_with;
+use agent_runtime_projection::projection::replay::{replay_agent_ui_fixture, replay_with};
 use serde_json::Value;
 
 fn fixtures() -> Vec<(String, Value)> {
@@ -229,6 +230,26 @@ fn replay_logic_matches_goldens_on_recorded_states() {
 }
 
 #[test]
+fn replay_matches_goldens() {
+    let mut passed = 0;
+    let mut failed = Vec::new();
+    for (name, doc) in fixtures() {
+        let events = input_events(&doc);
+        let got = replay_agent_ui_fixture(&doc["input"]);
+        let want = decode(&doc["replay"]);
+        match first_diff(&got, &want, &events, "$") {
+            None => passed += 1,
+            Some(d) => {
+                eprintln!("{name}: {d}");
+                failed.push(name);
+            }
+        }
+    }
+    println!("{passed} passed, {} failed", failed.len());
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+#[test]
 fn replay_fails_closed_on_a_broken_stream() {
     for (name, doc) in fixtures() {
         if name != "tool-success" {
@@ -328,6 +349,11 @@ fn coding_view_projects_the_recorded_coding_facts() {
         let events = input_events(&doc);
         let state = with_event_refs(&decode(&doc["replay"]["state"]), &events);
         let view = project_coding_workbench_view_with(&state, None, &events, &no_actions);
+        let real = project_coding_workbench_view(&state, None, &events);
+        assert!(
+            deep_equal(&view, &real),
+            "{name}: no read model, no action projection"
+        );
         let s = |e: &Value, k: &str| e[k].as_str().map(str::to_owned);
         let p = |e: &Value, k: &str| e["payload"][k].as_str().map(str::to_owned);
 

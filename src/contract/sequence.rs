@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::js::{js_value_to_string, utf16_len};
 use super::terminal::is_runtime_turn_terminal_event_class;
-use super::val::{Obj, Val};
+use super::val::{drop_deep, Obj, Val};
 
 /// The key of the turn an event without a `turnId` belongs to.
 pub const DEFAULT_TURN_KEY: &str = "__default_turn__";
@@ -73,6 +73,14 @@ impl Violation {
     }
 }
 
+impl Drop for Violation {
+    fn drop(&mut self) {
+        drop_deep(std::mem::take(&mut self.event_id));
+        drop_deep(std::mem::take(&mut self.scope_id));
+        drop_deep(std::mem::take(&mut self.turn_id));
+    }
+}
+
 /// All violations as a JS array.
 pub fn violations_to_val(violations: &[Violation]) -> Val {
     Val::arr(violations.iter().map(Violation::to_val).collect())
@@ -88,10 +96,10 @@ enum JsKey {
     Identity(u64),
 }
 
-/// A value as given: its map key, its output value and its `String(v)` rendering.
-struct Keyed {
+/// A value as given: its map key, the value itself and its `String(v)` rendering.
+struct Keyed<'a> {
     key: JsKey,
-    val: Val,
+    src: &'a Value,
     text: String,
 }
 
@@ -108,17 +116,19 @@ impl OpenScopes {
         self.slot_of.contains_key(k)
     }
 
-    fn open(&mut self, scope: Keyed, opener_text: String) {
+    fn open(&mut self, scope: Keyed<'_>, opener_text: String) {
         let slot = self.next_slot;
         self.next_slot += 1;
         self.slot_of.insert(scope.key, slot);
         self.by_slot
-            .insert(slot, (scope.val, scope.text, opener_text));
+            .insert(slot, (Val::from_json(scope.src), scope.text, opener_text));
     }
 
     fn close(&mut self, k: &JsKey) {
         if let Some(slot) = self.slot_of.remove(k) {
-            self.by_slot.remove(&slot);
+            if let Some((v, _, _)) = self.by_slot.remove(&slot) {
+                drop_deep(v);
+            }
         }
     }
 
@@ -126,6 +136,14 @@ impl OpenScopes {
     fn drain(&mut self) -> Vec<(Val, String, String)> {
         self.slot_of.clear();
         std::mem::take(&mut self.by_slot).into_values().collect()
+    }
+}
+
+impl Drop for OpenScopes {
+    fn drop(&mut self) {
+        for (v, _, _) in std::mem::take(&mut self.by_slot).into_values() {
+            drop_deep(v);
+        }
     }
 }
 
@@ -180,7 +198,7 @@ impl SequenceVerifier {
         self.violations.get(before..).unwrap_or_default().to_vec()
     }
 
-    fn keyed(&mut self, v: &Value) -> Keyed {
+    fn keyed<'a>(&mut self, v: &'a Value) -> Keyed<'a> {
         let key = match v {
             Value::String(s) => JsKey::Str(s.clone()),
             Value::Number(n) => {
@@ -196,14 +214,15 @@ impl SequenceVerifier {
         };
         Keyed {
             key,
-            val: Val::from_json(v),
+            src: v,
             text: js_value_to_string(v),
         }
     }
 
     fn step(&mut self, ev: &Map<String, Value>) {
-        let id_val = ev.get("id").map(Val::from_json).unwrap_or(Val::Undef);
-        let turn_val = ev.get("turnId").map(Val::from_json).unwrap_or(Val::Undef);
+        // Output values are built only when a violation is reported.
+        let id_val = || ev.get("id").map(Val::from_json).unwrap_or(Val::Undef);
+        let turn_val = || ev.get("turnId").map(Val::from_json).unwrap_or(Val::Undef);
         let id_text = ev
             .get("id")
             .map(js_value_to_string)
@@ -213,9 +232,9 @@ impl SequenceVerifier {
             if !id.is_empty() && !self.seen_ids.insert(id.clone()) {
                 self.violations.push(Violation {
                     code: "duplicate_event_id",
-                    event_id: id_val.clone(),
+                    event_id: id_val(),
                     scope_id: Val::Undef,
-                    turn_id: turn_val.clone(),
+                    turn_id: turn_val(),
                     message: format!(
                         "Runtime event id '{id}' appears more than once in the stream."
                     ),
@@ -231,16 +250,16 @@ impl SequenceVerifier {
         let turn = match ev.get("turnId") {
             None | Some(Value::Null) => Keyed {
                 key: JsKey::Str(DEFAULT_TURN_KEY.to_string()),
-                val: Val::str(DEFAULT_TURN_KEY),
+                src: &Value::Null,
                 text: DEFAULT_TURN_KEY.to_string(),
             },
             Some(t) => self.keyed(t),
         };
         let mk = |code: &'static str, scope_id: Val, message: String| Violation {
             code,
-            event_id: id_val.clone(),
+            event_id: id_val(),
             scope_id,
-            turn_id: turn_val.clone(),
+            turn_id: turn_val(),
             message,
         };
 
@@ -286,7 +305,7 @@ impl SequenceVerifier {
                         };
                         out.push(mk(
                             code,
-                            scope.val.clone(),
+                            Val::from_json(scope.src),
                             format!(
                                 "{class} for '{}' while {noun} with the same id is still active.",
                                 scope.text
@@ -321,7 +340,7 @@ impl SequenceVerifier {
                     } else {
                         out.push(mk(
                             code,
-                            scope.val.clone(),
+                            Val::from_json(scope.src),
                             format!("{class} for '{}' has no matching {opener}.", scope.text),
                         ));
                     }
@@ -333,7 +352,7 @@ impl SequenceVerifier {
                     if !state.commands.contains(&scope.key) {
                         out.push(mk(
                             "command_output_without_start",
-                            scope.val.clone(),
+                            Val::from_json(scope.src),
                             format!(
                                 "command.output for '{}' has no matching command.started.",
                                 scope.text
@@ -373,7 +392,7 @@ impl SequenceVerifier {
                         set.open(
                             Keyed {
                                 key,
-                                val: Val::str(sid),
+                                src: ev.get(field).unwrap_or(&Value::Null),
                                 text: sid.clone(),
                             },
                             id_text.clone(),
@@ -497,7 +516,7 @@ impl SequenceVerifier {
 
     /// `payload[<family id>]` if a non-empty string, else `toolCallId` as given; `None` when
     /// that value is falsy in JS.
-    fn family_scope(&mut self, ev: &Map<String, Value>, fam: Family) -> Option<Keyed> {
+    fn family_scope<'a>(&mut self, ev: &'a Map<String, Value>, fam: Family) -> Option<Keyed<'a>> {
         let payload_key = match fam {
             Family::Patch => "patchId",
             Family::Command => "commandId",
@@ -557,5 +576,5 @@ pub fn verify_runtime_event_sequence(events: &[Value]) -> Vec<Violation> {
     for ev in events {
         verifier.push(ev);
     }
-    verifier.violations
+    std::mem::take(&mut verifier.violations)
 }

@@ -307,6 +307,27 @@ impl Val {
     }
 }
 
+/// Drop a value without recursion. `Val`'s own drop recurses through nested arrays and
+/// objects; use this for values whose nesting is not bounded by a parser.
+pub fn drop_deep(v: Val) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Val::Arr(rc) => {
+                if let Ok(items) = Rc::try_unwrap(rc) {
+                    stack.extend(items);
+                }
+            }
+            Val::Obj(rc) => {
+                if let Ok(o) = Rc::try_unwrap(rc) {
+                    stack.extend(o.entries.into_iter().map(|(_, x)| x));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Structural equality as `assert.deepStrictEqual` sees it (key order ignored, `Undef` ≠ absent).
 pub fn deep_equal(a: &Val, b: &Val) -> bool {
     match (a, b) {

@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::js::{has_content, is_integer, js_own_entries, json_stringify_len, utf16_len};
-use super::sequence::verify_runtime_event_sequence;
+use super::sequence::SequenceVerifier;
 use super::terminal::is_legacy_runtime_turn_terminal_event_class;
 use super::val::{Obj, Val};
 
@@ -936,8 +936,11 @@ fn sequence_violations(
     path: &str,
     declared: &dyn Fn(&str) -> bool,
 ) {
-    let records: Vec<Value> = events.iter().filter(|e| e.is_object()).cloned().collect();
-    let violations = verify_runtime_event_sequence(&records);
+    let mut verifier = SequenceVerifier::new();
+    for ev in events.iter().filter(|e| e.is_object()) {
+        verifier.push(ev);
+    }
+    let violations = verifier.violations();
     if violations.is_empty() {
         return;
     }
@@ -959,7 +962,7 @@ fn sequence_violations(
             Some(i) => format!("{path}.events[{i}]"),
             None => format!("{path}.events"),
         };
-        sink.push(SEQUENCE_VIOLATION, p, v.message);
+        sink.push(SEQUENCE_VIOLATION, p, v.message.clone());
     }
 }
 

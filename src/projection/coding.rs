@@ -1295,6 +1295,25 @@ fn merge_actions(actions: &Val, rm: Option<&Value>, project_actions: ProjectActi
 /// Projects one event alone and returns the resulting state's `actions` entries.
 pub type ProjectActions<'a> = &'a dyn Fn(&Value) -> Vec<Val>;
 
+/// The `actions` of the batch projection of one event alone.
+pub fn single_event_actions(ev: &Value) -> Vec<Val> {
+    crate::projection::projector::project(std::slice::from_ref(ev), None)
+        .get("actions")
+        .and_then(Val::as_arr)
+        .map(<[Val]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// `projectCodingWorkbenchView(state, codingReadModel?)`: `events[i]` is the event that
+/// `Val::Event(i)` in `state` stands for.
+pub fn project_coding_workbench_view(
+    state: &Val,
+    coding_read_model: Option<&Value>,
+    events: &[Value],
+) -> Val {
+    project_coding_workbench_view_with(state, coding_read_model, events, &single_event_actions)
+}
+
 // ---- the view ----
 
 fn status_of(o: &Obj) -> Option<&str> {

@@ -275,3 +275,18 @@ pub fn replay_with(
         passed,
     }
 }
+
+/// `replayAgentUiFixture(fixture)` with the crate's batch projection.
+pub fn replay_fixture(fixture: &Value) -> ReplayResult {
+    replay_with(
+        fixture,
+        &|events: &[Value]| crate::projection::projector::project(events, None),
+        &crate::projection::coding::single_event_actions,
+    )
+}
+
+/// `replayAgentUiFixture(fixture)` as the reference's result object (7 keys). `Val::Event(i)`
+/// in `state` is `fixture.events[i]`.
+pub fn replay_agent_ui_fixture(fixture: &Value) -> Val {
+    replay_fixture(fixture).to_val()
+}

@@ -131,6 +131,12 @@ pub fn project_from_session_snapshot_with(
     }
 }
 
+/// `projectAgentUiStateFromSessionSnapshot(input)` with the crate's batch projection.
+/// `Val::Event(i)` in the result is the i-th event of the list `snapshot_events` selects.
+pub fn project_from_session_snapshot(input: &Value) -> Val {
+    project_from_session_snapshot_with(input, &crate::projection::projector::project)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,374 @@
+// Benchmark of the built package (pkg/) through its public JS API, on Node.
+//
+//   node --expose-gc bench/run.mjs [--quick] [--native <file with the native Markdown table>]
+//
+// Streams come from the package's own generator (`generateRuntimeEvents`, seed 42, default
+// options). Every figure is the median of several runs; the per-event figures come from timing
+// each call with performance.now(). Writes bench/RESULTS.md and prints it.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { cpus } from "node:os";
+import { execFileSync } from "node:child_process";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const pkgDir = join(root, "pkg");
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const nativeAt = args.indexOf("--native");
+const nativeFile = nativeAt >= 0 ? args[nativeAt + 1] : undefined;
+
+const entry = join(pkgDir, "index.node.js");
+if (!existsSync(entry)) {
+  console.error(`bench: ${entry} is missing; build the package first (bash scripts/build-pkg.sh)`);
+  process.exit(1);
+}
+const api = await import(pathToFileURL(entry).href);
+/** Bytes of the module's linear memory (it only grows), when the loader exposes it. */
+async function wasmMemoryBytes() {
+  try {
+    const { core } = await import(pathToFileURL(join(pkgDir, "core.js")).href);
+    return core?.exports?.memory?.buffer?.byteLength;
+  } catch {
+    return undefined;
+  }
+}
+
+const SEED = 42;
+const RUNS = quick ? { small: 3, mid: 2, large: 1 } : { small: 9, mid: 5, large: 3 };
+const gc = typeof globalThis.gc === "function" ? globalThis.gc : () => {};
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.round((sorted.length - 1) * q))];
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fmtInt = (n) => Math.round(n).toLocaleString("en-US");
+const fmtMs = (x) => `${x.toFixed(1)} ms`;
+const fmtUs = (x) => `${x.toFixed(2)} µs`;
+const fmtKB = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/**
+ * Median wall time (ms) of `runs` calls of `fn(setup())`, after one warm-up call; `teardown`
+ * gets each input afterwards (untimed).
+ */
+function timeMs(runs, fn, setup = () => undefined, teardown = () => {}) {
+  const warm = setup();
+  fn(warm);
+  teardown(warm);
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const input = setup();
+    gc();
+    const t = performance.now();
+    fn(input);
+    samples.push(performance.now() - t);
+    teardown(input);
+  }
+  return median(samples);
+}
+
+/** Release a lean projector's wasm memory when it can be released explicitly. */
+const release = (p) => (typeof p?.free === "function" ? p.free() : undefined);
+
+/**
+ * Per-call statistics of `step(event, i)` over `events`, timed one call at a time: p50, p99,
+ * mean of the first and of the last 10% (µs) and their ratio.
+ */
+function perEvent(events, step) {
+  const times = new Float64Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const t = performance.now();
+    step(events[i], i);
+    times[i] = (performance.now() - t) * 1e3;
+  }
+  const tenth = Math.max(1, Math.floor(events.length / 10));
+  const first = mean(times.subarray(0, tenth));
+  const last = mean(times.subarray(events.length - tenth));
+  const sorted = Float64Array.from(times).sort();
+  return {
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    first,
+    last,
+    ratio: last / first,
+    totalMs: times.reduce((a, b) => a + b, 0) / 1e3,
+  };
+}
+
+/** The median of each statistic over `runs` runs of `perEvent`; `make` gives `[step, done]`. */
+function perEventRuns(runs, events, make) {
+  const results = [];
+  for (let r = 0; r < runs; r++) {
+    gc();
+    const [step, done] = make();
+    results.push(perEvent(events, step));
+    done();
+  }
+  const pick = (k) => median(results.map((x) => x[k]));
+  return { p50: pick("p50"), p99: pick("p99"), first: pick("first"), last: pick("last"), ratio: pick("ratio"), totalMs: pick("totalMs") };
+}
+
+const rows = [];
+/** One table row; `ok` is true/false against the target, or undefined where none applies. */
+function row(what, n, result, target = "", ok = undefined) {
+  rows.push({ what, n: n === "" ? "" : fmtInt(n), result, target, ok });
+  const mark = ok === undefined ? "" : ok ? " ✔" : " ✘";
+  console.error(`  ${what} [${n}] ${result}${mark}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streams
+
+console.error("bench: generating streams");
+const genStart = performance.now();
+const all = api.generateRuntimeEvents(100_000, SEED);
+const genMs = performance.now() - genStart;
+const stream = { 1_000: all.slice(0, 1_000), 20_000: all.slice(0, 20_000), 100_000: all };
+const bytes20k = Buffer.byteLength(JSON.stringify(stream[20_000]));
+row("generateRuntimeEvents (package generator)", 100_000, `${fmtMs(genMs)} (1 run)`);
+
+// ---------------------------------------------------------------------------------------------
+// Batch projection and the JSON floor
+
+console.error("bench: batch projection");
+const batch = {};
+for (const [n, runs] of [[1_000, RUNS.small], [20_000, RUNS.mid], [100_000, RUNS.large]]) {
+  batch[n] = timeMs(runs, () => api.projectAgentUiState({ executionEvents: stream[n] }));
+}
+const floor20k = timeMs(RUNS.mid, () => JSON.parse(JSON.stringify(stream[20_000])));
+row("`projectAgentUiState`", 1_000, fmtMs(batch[1_000]));
+row("`projectAgentUiState`", 20_000, `${fmtMs(batch[20_000])} (${fmtUs((batch[20_000] * 1e3) / 20_000)}/event)`);
+row(
+  `floor: \`JSON.parse(JSON.stringify(events))\` (${(bytes20k / 1e6).toFixed(1)} MB)`,
+  20_000,
+  fmtMs(floor20k),
+);
+const ratio20k = batch[20_000] / floor20k;
+row("batch / floor", 20_000, `${ratio20k.toFixed(2)}×`, "≤ 3×", ratio20k <= 3);
+row("`projectAgentUiState`", 100_000, fmtMs(batch[100_000]), "< 2 s", batch[100_000] < 2_000);
+
+// ---------------------------------------------------------------------------------------------
+// Live projection, one event at a time
+
+console.error("bench: live apply");
+const live = perEventRuns(RUNS.large, stream[100_000], () => {
+  const p = api.createProjector();
+  return [(e) => p.apply(e), () => release(p)];
+});
+row("live `createProjector().apply`, no state read: p50 / p99", 100_000, `${fmtUs(live.p50)} / ${fmtUs(live.p99)}`, "p99 < 50 µs", live.p99 < 50);
+row(
+  "  same: mean first 10% / last 10% (ratio)",
+  100_000,
+  `${fmtUs(live.first)} / ${fmtUs(live.last)} (${live.ratio.toFixed(2)})`,
+  "ratio < 1.5",
+  live.ratio < 1.5,
+);
+
+const every = perEventRuns(RUNS.large, stream[20_000], () => {
+  const p = api.createAgentUiProjector();
+  return [(e) => p.apply(e), () => release(p)];
+});
+row(
+  "live `createAgentUiProjector().apply` (returns the state) after every event: p50 / p99",
+  20_000,
+  `${fmtUs(every.p50)} / ${fmtUs(every.p99)}`,
+  "p99 < 1 ms",
+  every.p99 < 1_000,
+);
+row(
+  "  same: mean first 10% / last 10% (ratio)",
+  20_000,
+  `${fmtUs(every.first)} / ${fmtUs(every.last)} (${every.ratio.toFixed(2)})`,
+  "ratio < 1.5",
+  every.ratio < 1.5,
+);
+
+// getState() once every 100 events: apply and getState timed separately.
+{
+  const reads = [];
+  const applies = [];
+  for (let r = 0; r < RUNS.large; r++) {
+    gc();
+    const p = api.createProjector();
+    const readTimes = [];
+    const stats = perEvent(stream[100_000], (e, i) => {
+      p.apply(e);
+      if ((i + 1) % 100 === 0) {
+        const t = performance.now();
+        p.getState();
+        readTimes.push((performance.now() - t) * 1e3);
+      }
+    });
+    applies.push(stats);
+    release(p);
+    const sorted = Float64Array.from(readTimes).sort();
+    const tenth = Math.max(1, Math.floor(readTimes.length / 10));
+    reads.push({
+      p50: quantile(sorted, 0.5),
+      p99: quantile(sorted, 0.99),
+      ratio: mean(readTimes.slice(-tenth)) / mean(readTimes.slice(0, tenth)),
+      totalMs: stats.totalMs,
+    });
+  }
+  const pick = (xs, k) => median(xs.map((x) => x[k]));
+  row(
+    "live apply + `getState()` every 100 events: getState p50 / p99",
+    100_000,
+    `${fmtUs(pick(reads, "p50"))} / ${fmtUs(pick(reads, "p99"))} (last/first 10% ${pick(reads, "ratio").toFixed(2)})`,
+  );
+  row(
+    "  same: whole stream (apply + reads)",
+    100_000,
+    `${fmtMs(pick(reads, "totalMs"))} (${fmtUs((pick(reads, "totalMs") * 1e3) / 100_000)}/event)`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hydrate
+
+console.error("bench: hydrate");
+for (const [n, runs] of [[20_000, RUNS.mid], [100_000, RUNS.large]]) {
+  const hydrate = (p) => p.hydrate({ executionEvents: stream[n] });
+  const lean = timeMs(runs, hydrate, () => api.createProjector(), release);
+  const full = timeMs(runs, hydrate, () => api.createAgentUiProjector(), release);
+  row("`createProjector().hydrate` (state not read)", n, fmtMs(lean));
+  row("`createAgentUiProjector().hydrate` (returns the state)", n, fmtMs(full));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+console.error("bench: validation");
+{
+  const n = 100_000;
+  const events = stream[n];
+  const perCall = timeMs(RUNS.large, () => {
+    let issues = 0;
+    for (const e of events) issues += api.collectRuntimeEventValidationIssues(e).length;
+    if (issues !== 0) throw new Error(`bench: generated events have ${issues} validation issues`);
+  });
+  const perCallRate = n / (perCall / 1e3);
+  row(
+    "`collectRuntimeEventValidationIssues`, one call per event",
+    n,
+    `${fmtMs(perCall)} (${fmtInt(perCallRate)} events/s)`,
+    "≥ 1,000,000 events/s",
+    perCallRate >= 1e6,
+  );
+  // A whole-stream validator, when the package has one.
+  const whole = ["collectRuntimeEventsValidationIssues", "collectRuntimeEventStreamValidationIssues"].find(
+    (name) => typeof api[name] === "function",
+  );
+  if (whole) {
+    const t = timeMs(RUNS.large, () => api[whole](events));
+    const rate = n / (t / 1e3);
+    row(`\`${whole}\`, whole stream in one call`, n, `${fmtMs(t)} (${fmtInt(rate)} events/s)`, "≥ 1,000,000 events/s", rate >= 1e6);
+  }
+  const seq = timeMs(RUNS.large, () => {
+    const v = api.verifyRuntimeEventSequence(events);
+    if (v.length !== 0) throw new Error(`bench: generated stream has ${v.length} sequence violations`);
+  });
+  row("`verifyRuntimeEventSequence`, whole stream", n, `${fmtMs(seq)} (${fmtInt(n / (seq / 1e3))} events/s)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+console.error("bench: memory");
+{
+  gc();
+  const before = process.memoryUsage();
+  let state = api.projectAgentUiState({ executionEvents: stream[100_000] });
+  gc();
+  const after = process.memoryUsage();
+  row(
+    "JS heap used after `projectAgentUiState` (events + state held)",
+    100_000,
+    `${(after.heapUsed / 1e6).toFixed(0)} MB (state adds ${((after.heapUsed - before.heapUsed) / 1e6).toFixed(0)} MB; rss ${(after.rss / 1e6).toFixed(0)} MB)`,
+  );
+  state = undefined;
+  gc();
+  const p = api.createProjector();
+  for (const e of stream[100_000]) p.apply(e);
+  gc();
+  const lean = process.memoryUsage();
+  row(
+    "JS heap used after 100k `createProjector().apply` (state not read)",
+    100_000,
+    `${(lean.heapUsed / 1e6).toFixed(0)} MB (rss ${(lean.rss / 1e6).toFixed(0)} MB)`,
+  );
+  release(p);
+  void state;
+  const linear = await wasmMemoryBytes();
+  if (linear !== undefined) {
+    row("wasm linear memory at the end (peak; it never shrinks)", "", `${(linear / 1e6).toFixed(0)} MB`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Size
+
+{
+  const glueDir = join(pkgDir, "glue");
+  const wasmFile = readdirSync(glueDir).find((f) => f.endsWith(".wasm"));
+  const wasmBytes = readFileSync(join(glueDir, wasmFile));
+  const wasmGz = gzipSync(wasmBytes, { level: 9 }).length;
+  row(`\`${wasmFile}\` raw / gzip`, "", `${fmtKB(wasmBytes.length)} / ${fmtKB(wasmGz)}`, "≤ 250 KB gzip", wasmGz <= 250 * 1024);
+  const glueJs = readdirSync(glueDir).filter((f) => f.endsWith(".js") && f !== "wasm-inline.js");
+  const glueBytes = glueJs.map((f) => readFileSync(join(glueDir, f)));
+  const glueRaw = glueBytes.reduce((a, b) => a + b.length, 0);
+  const glueGz = glueBytes.reduce((a, b) => a + gzipSync(b, { level: 9 }).length, 0);
+  row(`JS glue (wasm-bindgen: ${glueJs.join(", ")}) raw / gzip`, "", `${fmtKB(glueRaw)} / ${fmtKB(glueGz)}`);
+  const wrapperJs = readdirSync(pkgDir).filter((f) => f.endsWith(".js"));
+  const wrapperBytes = wrapperJs.map((f) => readFileSync(join(pkgDir, f)));
+  row(
+    `JS wrapper (${wrapperJs.length} files) raw / gzip`,
+    "",
+    `${fmtKB(wrapperBytes.reduce((a, b) => a + b.length, 0))} / ${fmtKB(wrapperBytes.reduce((a, b) => a + gzipSync(b, { level: 9 }).length, 0))}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function gitRev() {
+  try {
+    return execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+const cpu = cpus();
+const lines = [
+  "# Benchmark results",
+  "",
+  `Measured ${new Date().toISOString().slice(0, 10)} at commit \`${gitRev()}\` with \`bash bench/run.sh\`${quick ? " (quick mode: fewer runs)" : ""}.`,
+  `Machine: ${cpu.length} CPU (${cpu[0]?.model ?? "unknown"}), Node ${process.version}, ${process.platform}/${process.arch}.`,
+  `Streams: \`generateRuntimeEvents(n, ${SEED})\` with default options (~${Math.round(bytes20k / 20_000)} bytes of JSON per event).`,
+  `Medians of ${RUNS.small} (1k), ${RUNS.mid} (20k) and ${RUNS.large} (100k) runs; per-event figures time each call.`,
+  "Shared machines are noisy: compare ratios rather than absolute times.",
+  "",
+  "## Through the JS API of `pkg/` (Node)",
+  "",
+  "| measure | events | result | target | met |",
+  "|---|---:|---|---|:-:|",
+  ...rows.map((r) => `| ${r.what} | ${r.n} | ${r.result} | ${r.target} | ${r.ok === undefined ? "" : r.ok ? "yes" : "**no**"} |`),
+  "",
+];
+if (nativeFile && existsSync(nativeFile)) {
+  const table = readFileSync(nativeFile, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("|"));
+  lines.push("## Native Rust core (`cargo bench --bench native`)", "", ...table, "");
+}
+const report = lines.join("\n");
+writeFileSync(join(root, "bench", "RESULTS.md"), report);
+console.log(report);

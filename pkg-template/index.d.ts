@@ -1,0 +1,161 @@
+// Public API of @limecloud/agent-runtime-projection-wasm. The data types are generated from the
+// Rust declarations (src/wasm/types.rs) into glue/agent_runtime_projection.d.ts.
+import type {
+  AgentRuntimeEventProjection,
+  AgentRuntimeExecutionEvent,
+  AgentRuntimeProjectionInput,
+  AgentRuntimeReadModel,
+  AgentRuntimeTurnTerminalKind,
+  AgentRuntimeTurnTerminalProjection,
+  AgentUiContractValidationIssue,
+  AgentUiFixture,
+  AgentUiFixtureReplayResult,
+  AgentUiProjectionState,
+  AgentUiSessionSnapshotInput,
+  AgentUiSubagentsModel,
+  JsonSchemaObject,
+  RuntimeSequenceViolation,
+} from "./glue/agent_runtime_projection.js";
+import type { AgentUiEventClass } from "./glue/event-classes.js";
+
+export type * from "./glue/agent_runtime_projection.js";
+export type { AgentUiEventClass } from "./glue/event-classes.js";
+
+// --- constants, schemas, fixtures -------------------------------------------------------------
+export declare const AGENT_UI_FIXTURE_SCHEMA_VERSION: "agent-ui-fixture/v0.1";
+export declare const AGENT_UI_EVENT_CLASSES: readonly AgentUiEventClass[];
+export declare const LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES: readonly [
+  "done",
+  "final_done",
+  "cancelled",
+  "turn.done",
+  "turn.final_done",
+  "turn.cancelled",
+];
+export declare const AGENT_RUNTIME_EVENT_SCHEMA: JsonSchemaObject;
+export declare const AGENT_RUNTIME_STATE_DELTA_SCHEMA: JsonSchemaObject;
+export declare const AGENT_UI_PROJECTION_STATE_SCHEMA: JsonSchemaObject;
+export declare const AGENT_RUNTIME_CAPABILITY_MANIFEST_SCHEMA: JsonSchemaObject;
+export declare const AGENT_UI_PROJECTION_EVENT_SCHEMA: JsonSchemaObject;
+export declare const agentUiJsonSchemas: {
+  readonly runtimeEvent: JsonSchemaObject;
+  readonly runtimeStateDelta: JsonSchemaObject;
+  readonly projectionState: JsonSchemaObject;
+  readonly runtimeCapabilityManifest: JsonSchemaObject;
+  readonly projectionEvent: JsonSchemaObject;
+};
+export declare const agentUiConformanceFixtures: AgentUiFixture[];
+/** The standard fixture with this id (the same object as in `agentUiConformanceFixtures`). */
+export declare function getAgentUiFixture(id: string): AgentUiFixture;
+export declare function isAgentUiEventClass(value: unknown): value is AgentUiEventClass;
+
+// --- validation -------------------------------------------------------------------------------
+export declare class AgentUiContractValidationError extends Error {
+  readonly issues: readonly AgentUiContractValidationIssue[];
+  constructor(issues: AgentUiContractValidationIssue[]);
+}
+export declare function collectRuntimeEventValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
+export declare function collectThreadReadModelValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
+export declare function collectProjectionStateValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
+export declare function collectAgentUiFixtureValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
+export declare function collectRuntimeCapabilityManifestValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
+/** Returns `input` itself when it is valid; throws `AgentUiContractValidationError` otherwise. */
+export declare function validateRuntimeEvent<T>(input: T): T;
+export declare function validateThreadReadModel<T>(input: T): T;
+export declare function validateProjectionState<T>(input: T): T;
+export declare function validateAgentUiFixture<T>(input: T): T;
+export declare function validateRuntimeCapabilityManifest<T>(input: T): T;
+
+// --- sequence verification --------------------------------------------------------------------
+export interface RuntimeSequenceVerifier {
+  /** The violations this event produced. */
+  push(event: AgentRuntimeExecutionEvent): RuntimeSequenceViolation[];
+  /** Every violation so far (no end-of-stream checks). */
+  finalize(): RuntimeSequenceViolation[];
+  getViolations(): RuntimeSequenceViolation[];
+}
+export declare function createRuntimeSequenceVerifier(): RuntimeSequenceVerifier;
+export declare function verifyRuntimeEventSequence(events: readonly AgentRuntimeExecutionEvent[]): RuntimeSequenceViolation[];
+
+// --- turn-terminal helpers ----------------------------------------------------------------------
+export declare function normalizeRuntimeStatusValue(value: string | null | undefined): string | undefined;
+export declare function runtimeTurnTerminalKindFromStatus(value: string | null | undefined): AgentRuntimeTurnTerminalKind | undefined;
+export declare function runtimeTurnTerminalProjectionFromKind(kind: AgentRuntimeTurnTerminalKind): AgentRuntimeTurnTerminalProjection;
+export declare function runtimeTurnTerminalProjectionFromStatus(value: string | null | undefined): AgentRuntimeTurnTerminalProjection | undefined;
+export declare function normalizeRuntimeTurnTerminalEventClass(
+  value: string | null | undefined,
+): "turn.completed" | "turn.failed" | "turn.canceled" | undefined;
+export declare function isRuntimeTurnTerminalEventClass(value: string | null | undefined): boolean;
+export declare function isLegacyRuntimeTurnTerminalEventClass(value: string | null | undefined): boolean;
+export declare function isRuntimeTerminalStatusValue(value: string | null | undefined): boolean;
+export declare function isRuntimeSettledStatusValue(value: string | null | undefined): boolean;
+export declare function runtimeStatusForTerminalEventClass(
+  value: string | null | undefined,
+): "completed" | "failed" | "canceled" | undefined;
+
+// --- projection ----------------------------------------------------------------------------------
+/** Batch projection (linear in the number of events). */
+export declare function projectAgentUiState(input?: AgentRuntimeProjectionInput): AgentUiProjectionState;
+/** `projectAgentUiState` taking an event array or `{executionEvents, sourceCount}`. */
+export declare function project(
+  input: readonly AgentRuntimeExecutionEvent[] | AgentRuntimeProjectionInput,
+): AgentUiProjectionState;
+export declare function projectAgentUiStateFromSessionSnapshot(input?: AgentUiSessionSnapshotInput): AgentUiProjectionState;
+export declare function projectAgentRuntimeReadModel(input?: AgentRuntimeProjectionInput): AgentRuntimeReadModel;
+export declare function buildAgentUiSubagentsModel(events?: readonly AgentRuntimeExecutionEvent[]): AgentUiSubagentsModel;
+export declare function replayAgentUiFixture(fixture: AgentUiFixture): AgentUiFixtureReplayResult;
+export declare function normalizeRuntimeEvent(event: Record<string, unknown>): AgentRuntimeExecutionEvent;
+
+/** Options of the event stream generator (all optional; ranges are inclusive `[min, max]`). */
+export interface RuntimeEventGeneratorOptions {
+  startTime?: string;
+  runtimeId?: string;
+  schemaVersion?: string;
+  model?: string;
+  reasoningDeltas?: [number, number];
+  reasoningChars?: [number, number];
+  messageChars?: [number, number];
+  chunkChars?: [number, number];
+  toolsPerTurn?: [number, number];
+  toolProgress?: [number, number];
+  toolFailureRate?: number;
+  actionRate?: number;
+  subagentRate?: number;
+  turnFailureRate?: number;
+  stateDeltaRate?: number;
+}
+/** A deterministic realistic stream of `n` events. */
+export declare function generateRuntimeEvents(
+  n: number,
+  seed?: number,
+  options?: RuntimeEventGeneratorOptions,
+): AgentRuntimeExecutionEvent[];
+
+/** The reference projector; every returned state is immutable and shares unchanged subtrees. */
+export interface AgentUiProjector {
+  getState(): AgentUiProjectionState;
+  hydrate(input?: AgentRuntimeProjectionInput): AgentUiProjectionState;
+  apply(event: AgentRuntimeExecutionEvent): AgentUiProjectionState;
+  /** Apply events in order, crossing into WebAssembly once. */
+  applyMany(events: readonly AgentRuntimeExecutionEvent[]): AgentUiProjectionState;
+  reset(): AgentUiProjectionState;
+}
+export declare function createAgentUiProjector(initialInput?: AgentRuntimeProjectionInput): AgentUiProjector;
+
+/** What `createProjector().apply` reports: no state is built until `getState()`. */
+export interface ProjectorChange {
+  /** `apply`: whether the event was new; `applyMany`/`hydrate`: how many events were new. */
+  accepted: boolean | number;
+  /** Events accepted so far. */
+  eventCount: number;
+}
+export interface Projector {
+  getState(): AgentUiProjectionState;
+  apply(event: AgentRuntimeExecutionEvent): ProjectorChange;
+  applyMany(events: readonly AgentRuntimeExecutionEvent[]): ProjectorChange;
+  hydrate(input?: AgentRuntimeProjectionInput): ProjectorChange;
+  reset(): void;
+  /** Release the WebAssembly memory now (otherwise it is released when garbage collected). */
+  free(): void;
+}
+export declare function createProjector(initialInput?: AgentRuntimeProjectionInput): Projector;

@@ -1,0 +1,94 @@
+//! Constants and JSON Schemas equal the reference's exported values.
+
+use std::path::PathBuf;
+
+use agent_runtime_projection::contract::constants::*;
+use serde_json::{json, Value};
+
+fn reference_constants() -> Option<Value> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/constants.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(serde_json::from_str(&text).expect("parse constants.json")),
+        Err(_) => {
+            println!("SKIP: reference constants not found at {}", path.display());
+            None
+        }
+    }
+}
+
+#[test]
+fn schema_files_equal_reference_schemas() {
+    let Some(c) = reference_constants() else {
+        return;
+    };
+    let schemas = c["agentUiJsonSchemas"].as_object().unwrap();
+    let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+    let ours: Vec<&str> = SCHEMA_FILES.iter().map(|(n, _, _)| *n).collect();
+    assert_eq!(ours, names);
+    for (short, file, text) in SCHEMA_FILES {
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(&parsed, &schemas[short], "{file}");
+        // Same property order as the reference, too.
+        assert_eq!(
+            serde_json::to_string(&parsed).unwrap(),
+            serde_json::to_string(&schemas[short]).unwrap()
+        );
+        let on_disk = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("schemas")
+                .join(file),
+        )
+        .unwrap();
+        assert_eq!(on_disk, text);
+        assert_eq!(schema_json(short), Some(text));
+    }
+}
+
+#[test]
+fn taxonomies_equal_reference_constants() {
+    let Some(c) = reference_constants() else {
+        return;
+    };
+    assert_eq!(
+        c["AGENT_UI_FIXTURE_SCHEMA_VERSION"],
+        AGENT_UI_FIXTURE_SCHEMA_VERSION
+    );
+    assert_eq!(
+        c["AGENT_UI_EVENT_CLASSES"],
+        json!(AGENT_UI_EVENT_CLASSES.to_vec())
+    );
+    assert_eq!(
+        c["LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES"],
+        json!(LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES)
+    );
+}
+
+#[test]
+fn schemas_agree_with_constants() {
+    let event: Value = serde_json::from_str(schema_json("runtimeEvent").unwrap()).unwrap();
+    assert_eq!(
+        event["not"]["properties"]["eventClass"]["enum"],
+        json!(LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES)
+    );
+    assert_eq!(
+        event["properties"]["schemaVersion"]["const"],
+        AGENT_RUNTIME_EVENT_SCHEMA_VERSION
+    );
+    let pe: Value = serde_json::from_str(schema_json("projectionEvent").unwrap()).unwrap();
+    assert_eq!(
+        pe["properties"]["type"]["enum"],
+        json!(AGENT_UI_EVENT_CLASSES.to_vec())
+    );
+    for dead in [
+        "artifact.version.created",
+        "artifact.export.started",
+        "artifact.export.completed",
+        "artifact.deleted",
+        "artifact.unknown",
+        "team.unknown",
+    ] {
+        assert!(!is_agent_ui_event_class(&json!(dead)));
+    }
+    assert!(is_agent_ui_event_class(&json!("action.required")));
+    assert!(!is_agent_ui_event_class(&json!(5)));
+}

@@ -1,0 +1,200 @@
+//! Parity with the recorded reference states (`../shared/reference/parity`): batch, incremental
+//! and patch replay all deep-equal the reference's `projectAgentUiState` output.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
+use agent_runtime_projection::projection::patch::{Patch, PatchOp, Seg};
+use agent_runtime_projection::projection::{project, Projector};
+use serde_json::Value;
+
+fn reference_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity");
+    d.is_dir().then_some(d)
+}
+
+/// Golden JSON to `Val`, decoding `{"$undefined": true}`.
+fn decode(v: &Value) -> Val {
+    match v {
+        Value::Object(m) if m.len() == 1 && m.get("$undefined") == Some(&Value::Bool(true)) => Val::Undef,
+        Value::Object(m) => {
+            let mut o = Obj::new();
+            for (k, x) in m {
+                o.set_dyn(k, decode(x));
+            }
+            o.into_val()
+        }
+        Value::Array(a) => Val::arr(a.iter().map(decode).collect()),
+        other => Val::from_json(other),
+    }
+}
+
+/// Deep equality of our output against a decoded golden; `Val::Event(i)` is `events[i]`.
+fn diff(ours: &Val, gold: &Val, events: &[Value], path: &str) -> Option<String> {
+    match (ours, gold) {
+        (Val::Event(i), g) => {
+            let e = events.get(*i as usize).map(Val::from_json).unwrap_or_default();
+            diff(&e, g, events, path)
+        }
+        (Val::Arr(a), Val::Arr(b)) => {
+            if a.len() != b.len() {
+                return Some(format!("{path}: length {} vs {}", a.len(), b.len()));
+            }
+            a.iter()
+                .zip(b.iter())
+                .enumerate()
+                .find_map(|(i, (x, y))| diff(x, y, events, &format!("{path}/{i}")))
+        }
+        (Val::Obj(a), Val::Obj(b)) => {
+            for (k, _) in b.iter() {
+                if !a.contains_key(k) {
+                    return Some(format!("{path}/{k}: missing"));
+                }
+            }
+            for (k, x) in a.iter() {
+                match b.get(k) {
+                    None => return Some(format!("{path}/{k}: extra {}", x.to_json())),
+                    Some(y) => {
+                        if let Some(d) = diff(x, y, events, &format!("{path}/{k}")) {
+                            return Some(d);
+                        }
+                    }
+                }
+            }
+            None
+        }
+        _ => {
+            if deep_equal(ours, gold) {
+                None
+            } else {
+                Some(format!("{path}: {} vs {}", ours.to_json(), gold.to_json()))
+            }
+        }
+    }
+}
+
+/// The JS patch applier, emulated on `Val`.
+fn apply_patch(state: &mut Val, patch: &Patch) {
+    for op in &patch.ops {
+        let (path, f): (&Vec<Seg>, Box<dyn Fn(&mut Val)>) = match op {
+            PatchOp::Replace { path, value } => {
+                let v = value.clone();
+                (path, Box::new(move |slot: &mut Val| *slot = v.clone()))
+            }
+            PatchOp::List { path, len, set } => {
+                let (len, set) = (*len, set.clone());
+                (
+                    path,
+                    Box::new(move |slot: &mut Val| {
+                        let mut items: Vec<Val> = slot.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
+                        items.resize(len, Val::Undef);
+                        for (i, v) in &set {
+                            if let Some(s) = items.get_mut(*i) {
+                                *s = v.clone();
+                            }
+                        }
+                        *slot = Val::arr(items);
+                    }),
+                )
+            }
+        };
+        let mut cur: &mut Val = state;
+        for seg in path {
+            cur = match (cur, seg) {
+                (Val::Obj(o), Seg::Key(k)) => {
+                    let o = Rc::make_mut(o);
+                    if !o.contains_key(k) {
+                        o.set(*k, Val::Undef);
+                    }
+                    o.get_mut(k).expect("key just set")
+                }
+                (Val::Arr(a), Seg::Index(i)) => Rc::make_mut(a).get_mut(*i).expect("index in range"),
+                _ => panic!("patch path does not exist: {path:?}"),
+            };
+        }
+        f(cur);
+    }
+}
+
+struct Case {
+    name: String,
+    events: Vec<Value>,
+    source_count: Option<f64>,
+    batch: Val,
+}
+
+fn load_cases(dir: &PathBuf) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for sub in ["fixtures", "streams"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
+            .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("read case");
+            let v: Value = serde_json::from_str(&text).expect("parse case");
+            let input = &v["input"];
+            let (events, sc) = if sub == "fixtures" {
+                (input["events"].as_array().cloned().unwrap_or_default(), None)
+            } else {
+                (
+                    input["executionEvents"].as_array().cloned().unwrap_or_default(),
+                    input["sourceCount"].as_f64(),
+                )
+            };
+            cases.push(Case {
+                name: format!("{sub}/{}", f.file_stem().and_then(|s| s.to_str()).unwrap_or("?")),
+                events,
+                source_count: sc,
+                batch: decode(&v["batchState"]),
+            });
+        }
+    }
+    cases
+}
+
+#[test]
+fn parity_with_reference_states() {
+    let Some(dir) = reference_dir() else {
+        println!("SKIP: ../shared/reference/parity not found");
+        return;
+    };
+    let cases = load_cases(&dir);
+    let (mut passed, mut failed) = (0, 0);
+    for c in &cases {
+        let mut problems: Vec<String> = Vec::new();
+        // Batch.
+        let batch = project(&c.events, c.source_count);
+        if let Some(d) = diff(&batch, &c.batch, &c.events, "") {
+            problems.push(format!("batch {d}"));
+        }
+        // Incremental with patch replay.
+        let mut p = Projector::new(c.source_count);
+        let mut replay = Val::Undef;
+        apply_patch(&mut replay, &p.take_patch());
+        for (i, e) in c.events.iter().enumerate() {
+            p.apply(e.clone(), i as u32).expect("well-formed event");
+            let patch = p.take_patch();
+            apply_patch(&mut replay, &patch);
+            if problems.len() < 3 && !deep_equal(&replay, &p.state()) {
+                let d = diff(&replay, &p.state(), &c.events, "").unwrap_or_default();
+                problems.push(format!("patch replay after event {i}: {d}"));
+            }
+        }
+        if let Some(d) = diff(&p.state(), &c.batch, &c.events, "") {
+            problems.push(format!("incremental {d}"));
+        }
+        if problems.is_empty() {
+            passed += 1;
+        } else {
+            failed += 1;
+            println!("FAIL {}:", c.name);
+            for pr in &problems {
+                println!("  {}", &pr[..pr.len().min(600)]);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
+}

@@ -89,7 +89,7 @@ fn arb_scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        (-3i64..1000).prop_map(|n| Value::from(n)),
+        (-3i64..1000).prop_map(Value::from),
         prop_oneof![
             Just(-0.0f64),
             Just(1e300),

@@ -74,20 +74,35 @@ fuzz_target!(|data: &[u8]| {
         match p.apply(ev.clone(), ext) {
             Ok(true) => accepted.push(ev),
             Ok(false) | Err(_) => {
-                assert!(deep_equal(&before, &p.state()), "refused event changed the state");
+                assert!(
+                    deep_equal(&before, &p.state()),
+                    "refused event changed the state"
+                );
             }
         }
         if i % 3 != 1 {
             let patch = p.take_patch();
             let _ = patch.to_json();
-            assert!(apply_patch(&mut client, &patch).is_some(), "patch does not fit");
-            assert!(deep_equal(&client, &p.state()), "patched state differs from state()");
+            assert!(
+                apply_patch(&mut client, &patch).is_some(),
+                "patch does not fit"
+            );
+            assert!(
+                deep_equal(&client, &p.state()),
+                "patched state differs from state()"
+            );
         }
     }
     let patch = p.take_patch();
-    assert!(apply_patch(&mut client, &patch).is_some(), "patch does not fit");
+    assert!(
+        apply_patch(&mut client, &patch).is_some(),
+        "patch does not fit"
+    );
     let incremental = p.state();
-    assert!(deep_equal(&client, &incremental), "patched state differs from state()");
+    assert!(
+        deep_equal(&client, &incremental),
+        "patched state differs from state()"
+    );
     let batch = project(&accepted, None);
     assert!(
         deep_equal(&batch, &incremental),

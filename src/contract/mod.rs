@@ -6,6 +6,7 @@ pub mod event;
 pub mod fixtures;
 pub mod js;
 pub mod normalize;
+pub mod redact;
 pub mod sequence;
 pub mod terminal;
 pub mod val;

@@ -1,0 +1,112 @@
+//! Arbitrary JSON event sequences through the incremental projector and the batch projection.
+//!
+//! Input: JSON text; an array is the event sequence (a single object is a one-event sequence).
+//! Checks, besides "no panic":
+//! - a refused event (Err) or a duplicate (Ok(false)) leaves the state unchanged;
+//! - the state rebuilt from the patches (`take_patch`, applied the way the JS wrapper does)
+//!   deep-equals `state()` after every patch;
+//! - batch `project` over the accepted events deep-equals the incremental state.
+#![no_main]
+
+use agent_runtime_projection::contract::val::{deep_equal, Val};
+use agent_runtime_projection::projection::patch::{Patch, PatchOp, Seg};
+use agent_runtime_projection::projection::projector::{project, Projector};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use std::rc::Rc;
+
+/// The slot at `path` under `root`, creating a missing last object key (as JS assignment does).
+fn slot<'a>(root: &'a mut Val, path: &[Seg]) -> Option<&'a mut Val> {
+    let mut cur = root;
+    for seg in path {
+        cur = match (cur, seg) {
+            (Val::Obj(o), Seg::Key(k)) => {
+                let o = Rc::make_mut(o);
+                if !o.contains_key(k) {
+                    o.set(*k, Val::Undef);
+                }
+                o.get_mut(k)?
+            }
+            (Val::Arr(a), Seg::Index(i)) => Rc::make_mut(a).get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Apply a patch to a client-side copy of the state; `None` when the patch does not fit it.
+fn apply_patch(state: &mut Val, patch: &Patch) -> Option<()> {
+    for op in &patch.ops {
+        match op {
+            PatchOp::Replace { path, value } => *slot(state, path)? = value.clone(),
+            PatchOp::List { path, len, set } => {
+                let target = slot(state, path)?;
+                let mut items: Vec<Val> = match &*target {
+                    Val::Arr(a) => a.iter().take(*len).cloned().collect(),
+                    _ => Vec::new(),
+                };
+                items.resize(*len, Val::Undef);
+                for (i, v) in set {
+                    *items.get_mut(*i)? = v.clone();
+                }
+                *target = Val::arr(items);
+            }
+        }
+    }
+    Some(())
+}
+
+fuzz_target!(|data: &[u8]| {
+    let events = match serde_json::from_slice::<Value>(data) {
+        Ok(Value::Array(items)) => items,
+        Ok(v @ Value::Object(_)) => vec![v],
+        _ => return,
+    };
+    let mut p = Projector::new(None);
+    let mut client = Val::Undef;
+    let first = p.take_patch();
+    assert!(first.full, "the first patch after new() is a full one");
+    assert!(apply_patch(&mut client, &first).is_some());
+    let mut accepted: Vec<Value> = Vec::new();
+    for (i, ev) in events.into_iter().enumerate() {
+        let before = p.state();
+        let ext = accepted.len() as u32;
+        match p.apply(ev.clone(), ext) {
+            Ok(true) => accepted.push(ev),
+            Ok(false) | Err(_) => {
+                assert!(
+                    deep_equal(&before, &p.state()),
+                    "refused event changed the state"
+                );
+            }
+        }
+        if i % 3 != 1 {
+            let patch = p.take_patch();
+            let _ = patch.to_json();
+            assert!(
+                apply_patch(&mut client, &patch).is_some(),
+                "patch does not fit"
+            );
+            assert!(
+                deep_equal(&client, &p.state()),
+                "patched state differs from state()"
+            );
+        }
+    }
+    let patch = p.take_patch();
+    assert!(
+        apply_patch(&mut client, &patch).is_some(),
+        "patch does not fit"
+    );
+    let incremental = p.state();
+    assert!(
+        deep_equal(&client, &incremental),
+        "patched state differs from state()"
+    );
+    let batch = project(&accepted, None);
+    assert!(
+        deep_equal(&batch, &incremental),
+        "batch differs from incremental on the accepted events"
+    );
+    let _ = batch.to_json();
+});

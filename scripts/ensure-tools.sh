@@ -25,7 +25,13 @@ fi
 
 if [[ ! -x node_modules/.bin/wasm-opt || ! -x node_modules/.bin/tsc || ! -d node_modules/playwright-core ]]; then
   echo "ensure-tools: npm ci"
-  npm ci --no-audit --no-fund
+  # npm 11 rejects this lock file over a Windows-only optional dependency of vite that it does not
+  # record ("Missing: napi-windows-process-start-time"); fall back to a plain install of the same
+  # pinned versions.
+  if ! npm ci --no-audit --no-fund; then
+    echo "ensure-tools: npm ci refused the lock file; running npm install"
+    npm install --no-audit --no-fund
+  fi
 fi
 
 if [[ "${1:-}" == "--browser" ]]; then

@@ -564,7 +564,11 @@ impl Projector {
         }
         // Read model.
         let rm_whole = |k: &str| is_whole(&format!("readModel.{k}"));
-        if let Some(rmv) = self.output_value("readModel", ovr) {
+        let any_rm_whole = READ_MODEL_KEYS.iter().any(|k| rm_whole(k));
+        if let Some(rmv) = any_rm_whole
+            .then(|| self.output_value("readModel", ovr))
+            .flatten()
+        {
             for k in READ_MODEL_KEYS {
                 if rm_whole(k) {
                     if let Some(v) = rmv.get(k) {

@@ -141,12 +141,12 @@ fn stream(rng: &mut Rng, n: usize) -> Vec<Value> {
                 let mut e = json!({"id": id, "kind": "tool", "eventClass": cls, "status": st, "title": title, "createdAt": "t", "turnId": t,
                     "payload": {"toolName": tool, "progress": progress, "output": output}});
                 if rng.chance(0.8) {
-                    e["toolCallId"] = json!(format!("call{}", rng.below(4)));
+                    e["toolCallId"] = json!(format!("call{}-{turn}", rng.below(4)));
                 }
                 e
             }
             6 => {
-                let a = format!("act{}", rng.below(3));
+                let a = format!("act{}-{turn}", rng.below(3));
                 match rng.below(3) {
                     0 => {
                         json!({"id": id, "kind": "action", "eventClass": "action.required", "status": rng.pick(&["pending", "blocked"]), "title": "A", "createdAt": "t", "actionId": a, "payload": {"controls": ["approve", "reject", "approve"], "actionKind": rng.pick(&["", "add-input-source"])}})
@@ -160,13 +160,13 @@ fn stream(rng: &mut Rng, n: usize) -> Vec<Value> {
                 }
             }
             7 => {
-                json!({"id": id, "kind": "draft", "eventClass": "artifact.changed", "status": "completed", "title": "Art", "createdAt": "t", "artifactRefs": [format!("a{}", rng.below(3))], "payload": {"path": rng.pick(&["src/x.rs", "/etc/passwd"]), "preview": rng.pick(&WORDS)}})
+                json!({"id": id, "kind": "draft", "eventClass": "artifact.changed", "status": "completed", "title": "Art", "createdAt": "t", "artifactRefs": [format!("a{}-{turn}", rng.below(3))], "payload": {"path": rng.pick(&["src/x.rs", "/etc/passwd"]), "preview": rng.pick(&WORDS)}})
             }
             8 => {
-                json!({"id": id, "kind": "evidence", "eventClass": "evidence.changed", "status": "completed", "title": "Ev", "createdAt": "t", "evidenceRefs": [format!("v{}", rng.below(3))], "taskId": "task1"})
+                json!({"id": id, "kind": "evidence", "eventClass": "evidence.changed", "status": "completed", "title": "Ev", "createdAt": "t", "evidenceRefs": [format!("v{}", rng.below(3))], "taskId": format!("task{turn}")})
             }
             9 => {
-                json!({"id": id, "kind": "handoff", "eventClass": rng.pick(&["subagent.started", "subagent.completed", "channel.message"]), "status": rng.pick(&["running", "completed", "failed"]), "title": "S", "createdAt": "t", "subagentId": format!("sub{}", rng.below(2)), "taskId": "task1"})
+                json!({"id": id, "kind": "handoff", "eventClass": rng.pick(&["subagent.started", "subagent.completed", "channel.message"]), "status": rng.pick(&["running", "completed", "failed"]), "title": "S", "createdAt": "t", "subagentId": format!("sub{}-{}", rng.below(2), turn / 4), "taskId": format!("task{turn}")})
             }
             10 => {
                 json!({"id": id, "kind": "state", "eventClass": "runtime.error", "status": "failed", "title": "E", "createdAt": "t", "traceId": rng.pick(&["tr", "state-delta:e3"])})
@@ -310,4 +310,53 @@ fn malformed_events_are_refused_without_change() {
     }
     assert!(p.take_patch().is_empty());
     assert!(deep_equal(&p.state(), &before));
+}
+
+/// Release-mode timing: per-event cost must not grow with the stream
+/// (`cargo test --release --test projection_props -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn per_event_cost_does_not_grow() {
+    let n = std::env::var("PERF_EVENTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000usize);
+    for (delta_free, no_mcp) in [(true, true), (true, false), (false, true)] {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut events = stream(&mut rng, n);
+        if delta_free {
+            events.retain(|e| e["eventClass"] != "state.delta");
+        }
+        if no_mcp {
+            events.retain(|e| {
+                !e["payload"]["toolName"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with("mcp__")
+            });
+        }
+        let mut p = Projector::new(None);
+        p.take_patch();
+        let mut times = Vec::with_capacity(events.len());
+        for (i, e) in events.into_iter().enumerate() {
+            let t = std::time::Instant::now();
+            let _ = p.apply(e, i as u32);
+            let patch = p.take_patch();
+            let mut s = String::new();
+            patch.write_json(&mut s);
+            times.push(t.elapsed().as_secs_f64());
+        }
+        let k = times.len() / 10;
+        let first: f64 = times[..k].iter().sum::<f64>() / k as f64;
+        let last: f64 = times[times.len() - k..].iter().sum::<f64>() / k as f64;
+        println!(
+            "n={} deltas={} mcp={}: first 10% {:.2} us/event, last 10% {:.2} us/event, ratio {:.2}",
+            times.len(),
+            !delta_free,
+            !no_mcp,
+            first * 1e6,
+            last * 1e6,
+            last / first
+        );
+    }
 }

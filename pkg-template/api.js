@@ -96,6 +96,53 @@ function sourceCountOf(value) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Projector options
+
+/** The options the projection functions and projectors understand (the playground checks it). */
+export const PROJECTOR_OPTIONS = Object.freeze(["redactSecrets"]);
+
+/**
+ * Whether secrets are to be redacted: `options.redactSecrets` or, for callers that keep their
+ * options beside the events, `input.redactSecrets`.
+ */
+function redactOption(input, options, what) {
+  if (options !== undefined && options !== null && typeof options !== "object") {
+    throw new TypeError(`${what}: options must be an object, got ${describe(options)}.`);
+  }
+  if (options && options.redactSecrets) return true;
+  return Boolean(input && typeof input === "object" && !Array.isArray(input) && input.redactSecrets);
+}
+
+// The contract's secret-bearing key pattern (Rust `contract::validation::is_secret_key`: ASCII
+// case folding, as a non-Unicode JS regex does) and its replacement (`contract::redact`).
+const SECRET_KEY = /(api[-_]?key|authorization|password|secret|token)/i;
+const REDACTED = "[redacted]";
+
+function redactMember(key, value) {
+  return key !== "" && SECRET_KEY.test(key) ? REDACTED : value;
+}
+
+/**
+ * Redact the JSON text of an event or an event list: every member whose key is secret-bearing,
+ * at any depth, gets the value "[redacted]". Returns `undefined` when the text cannot hold such a
+ * key (JSON.stringify never escapes the letters, `-` or `_` of a matching key, so a key that
+ * matches also matches inside the text), else `{value, text}`: a redacted copy (JSON.parse
+ * defines own properties, so `__proto__` stays an own key) and its JSON text.
+ */
+function redactText(text) {
+  if (!SECRET_KEY.test(text)) return undefined;
+  const value = JSON.parse(text, redactMember);
+  return { value, text: JSON.stringify(value) };
+}
+
+/** `events` and their JSON text, redacted when `redact` (the copies replace the events). */
+function eventsText(events, redact, what) {
+  const text = jsonText(events, what);
+  const redacted = redact ? redactText(text) : undefined;
+  return redacted === undefined ? { events, text } : { events: redacted.value, text: redacted.text };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Constants, schemas, fixtures
 
 const constants = JSON.parse(wasm.constants_json());
@@ -165,6 +212,20 @@ export function collectAgentUiFixtureValidationIssues(input, path = "$") {
 }
 export function collectRuntimeCapabilityManifestValidationIssues(input, path = "$") {
   return collect("capabilityManifest", input, path);
+}
+/**
+ * The issues of every event of an array, as one array: event `i`'s issues (those
+ * `collectRuntimeEventValidationIssues(events[i], `${path}[${i}]`)` gives) in index order. The
+ * whole array crosses into WebAssembly once.
+ */
+export function collectRuntimeEventsValidationIssues(events, path = "$") {
+  const what = "collectRuntimeEventsValidationIssues";
+  if (!Array.isArray(events)) {
+    throw new TypeError(`${what}: events must be an array, got ${describe(events)}.`);
+  }
+  const root = path === undefined ? "$" : String(path);
+  const text = jsonText(events, `${what}: events`);
+  return JSON.parse(call(what, () => wasm.collect_runtime_events_issues(putText(text), root)));
 }
 export function validateRuntimeEvent(input) {
   return validate("runtimeEvent", input);
@@ -262,16 +323,17 @@ export function runtimeStatusForTerminalEventClass(value) {
 // ---------------------------------------------------------------------------------------------
 // Batch projection
 
-export function projectAgentUiState(input) {
+export function projectAgentUiState(input, options) {
   const what = "projectAgentUiState";
-  const { events, sourceCount } = projectionInput(input, what);
-  const text = jsonText(events, `${what}: executionEvents`);
-  return parseWire(call(what, () => wasm.project(putText(text), sourceCount)), events);
+  const redact = redactOption(input, options, what);
+  const given = projectionInput(input, what);
+  const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
+  return parseWire(call(what, () => wasm.project(putText(text), given.sourceCount)), events);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
-export function project(input) {
-  return projectAgentUiState(Array.isArray(input) ? { executionEvents: input } : input);
+export function project(input, options) {
+  return projectAgentUiState(Array.isArray(input) ? { executionEvents: input } : input, options);
 }
 
 export function projectAgentUiStateFromSessionSnapshot(input = {}) {
@@ -289,11 +351,12 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   return parseWire(call(what, () => wasm.project_from_session_snapshot(putText(text))), events);
 }
 
-export function projectAgentRuntimeReadModel(input) {
+export function projectAgentRuntimeReadModel(input, options) {
   const what = "projectAgentRuntimeReadModel";
-  const { events, sourceCount } = projectionInput(input, what);
-  const text = jsonText(events, `${what}: executionEvents`);
-  return parseWire(call(what, () => wasm.project_read_model(putText(text), sourceCount)), events);
+  const redact = redactOption(input, options, what);
+  const given = projectionInput(input, what);
+  const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
+  return parseWire(call(what, () => wasm.project_read_model(putText(text), given.sourceCount)), events);
 }
 
 export function buildAgentUiSubagentsModel(events = []) {
@@ -334,11 +397,13 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
 /**
  * The projector core shared by `createAgentUiProjector` and `createProjector`: it holds the
  * accepted event objects (event `i` of the Rust side is `events[i]`) and the last materialized
- * state, and materializes lazily from patches.
+ * state, and materializes lazily from patches. With `redactSecrets` every event is redacted
+ * before it is projected, and the redacted copy is the event object the state references.
  */
 class ProjectorCore {
-  constructor(input, what) {
+  constructor(input, what, options) {
     this.what = what;
+    this.redact = redactOption(input, options, what);
     const { events, sourceCount } = projectionInput(input, what);
     this.inner = new wasm.WasmProjector(sourceCount);
     this.events = [];
@@ -360,7 +425,9 @@ class ProjectorCore {
   apply(event) {
     const what = `${this.what}.apply`;
     requireEvent(event, what);
-    const text = jsonText(event, `${what}: event`);
+    let text = jsonText(event, `${what}: event`);
+    const redacted = this.redact ? redactText(text) : undefined;
+    if (redacted !== undefined) ({ value: event, text } = redacted);
     const accepted = call(what, () => this.inner.apply(putText(text), this.events.length));
     if (accepted) {
       this.events.push(event);
@@ -369,10 +436,10 @@ class ProjectorCore {
     return accepted;
   }
 
-  applyMany(events) {
+  applyMany(given) {
     const what = `${this.what}.applyMany`;
-    requireEventList(events, what);
-    const text = jsonText(events, `${what}: events`);
+    requireEventList(given, what);
+    const { events, text } = eventsText(given, this.redact, `${what}: events`);
     const flags = call(what, () => this.inner.apply_many(putText(text), this.events.length));
     let accepted = 0;
     for (let i = 0; i < flags.length; i++) {
@@ -395,9 +462,13 @@ class ProjectorCore {
       seen.add(event.id);
       unique.push(event);
     }
-    const text = jsonText(unique, `${what}: executionEvents`);
+    const { events: kept, text } = eventsText(
+      unique,
+      this.redact || redactOption(input, undefined, what),
+      `${what}: executionEvents`,
+    );
     call(what, () => this.inner.hydrate(putText(text), sourceCount));
-    this.events = unique;
+    this.events = kept;
     this.dirty = true;
   }
 
@@ -421,8 +492,8 @@ class ProjectorCore {
  * a whole array crossing the boundary once. Unchanged subtrees are shared (`===`) between
  * successive states, and a returned state is never modified.
  */
-export function createAgentUiProjector(initialInput) {
-  const core = new ProjectorCore(initialInput, "createAgentUiProjector");
+export function createAgentUiProjector(initialInput, options) {
+  const core = new ProjectorCore(initialInput, "createAgentUiProjector", options);
   core.getState();
   return {
     getState: () => core.getState(),
@@ -449,8 +520,8 @@ export function createAgentUiProjector(initialInput) {
  * The lean projector: `apply(event)` returns `{accepted, eventCount}` without building the state;
  * `getState()` materializes the state when it is asked for.
  */
-export function createProjector(initialInput) {
-  const core = new ProjectorCore(initialInput, "createProjector");
+export function createProjector(initialInput, options) {
+  const core = new ProjectorCore(initialInput, "createProjector", options);
   return {
     getState: () => core.getState(),
     apply(event) {

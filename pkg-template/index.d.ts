@@ -59,6 +59,17 @@ export declare function collectThreadReadModelValidationIssues(input: unknown, p
 export declare function collectProjectionStateValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
 export declare function collectAgentUiFixtureValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
 export declare function collectRuntimeCapabilityManifestValidationIssues(input: unknown, path?: string): AgentUiContractValidationIssue[];
+/**
+ * The issues of every event of an array, in one flat array and in index order: for event `i`
+ * exactly the issues `collectRuntimeEventValidationIssues(events[i], `${path}[${i}]`)` gives
+ * (paths `$[i]`, `$[i].payload.apiKey`, ...). The array crosses into WebAssembly once, and
+ * events with no issue are checked without building them in WebAssembly memory: use it for
+ * batches. Throws a `TypeError` if `events` is not an array or cannot be serialized to JSON.
+ */
+export declare function collectRuntimeEventsValidationIssues(
+  events: readonly unknown[],
+  path?: string,
+): AgentUiContractValidationIssue[];
 /** Returns `input` itself when it is valid; throws `AgentUiContractValidationError` otherwise. */
 export declare function validateRuntimeEvent<T>(input: T): T;
 export declare function validateThreadReadModel<T>(input: T): T;
@@ -94,14 +105,36 @@ export declare function runtimeStatusForTerminalEventClass(
 ): "completed" | "failed" | "canceled" | undefined;
 
 // --- projection ----------------------------------------------------------------------------------
-/** Batch projection (linear in the number of events). */
-export declare function projectAgentUiState(input?: AgentRuntimeProjectionInput): AgentUiProjectionState;
+/** Options of the projection functions and projectors (all off by default). */
+export interface ProjectorOptions {
+  /**
+   * Redact secrets before projecting: every object member, at any depth of an event, whose key
+   * matches `/(api[-_]?key|authorization|password|secret|token)/i` gets the value `"[redacted]"`.
+   * An event that had such a member is replaced in the state (`source` references) by its redacted
+   * copy; the caller's object is never modified. Events without one are kept as given.
+   */
+  redactSecrets?: boolean;
+}
+/** The option names this package understands. */
+export declare const PROJECTOR_OPTIONS: readonly ["redactSecrets"];
+/**
+ * Batch projection (linear in the number of events). `redactSecrets` may also be given on the
+ * input object (`{executionEvents, redactSecrets: true}`).
+ */
+export declare function projectAgentUiState(
+  input?: AgentRuntimeProjectionInput & ProjectorOptions,
+  options?: ProjectorOptions,
+): AgentUiProjectionState;
 /** `projectAgentUiState` taking an event array or `{executionEvents, sourceCount}`. */
 export declare function project(
-  input: readonly AgentRuntimeExecutionEvent[] | AgentRuntimeProjectionInput,
+  input: readonly AgentRuntimeExecutionEvent[] | (AgentRuntimeProjectionInput & ProjectorOptions),
+  options?: ProjectorOptions,
 ): AgentUiProjectionState;
 export declare function projectAgentUiStateFromSessionSnapshot(input?: AgentUiSessionSnapshotInput): AgentUiProjectionState;
-export declare function projectAgentRuntimeReadModel(input?: AgentRuntimeProjectionInput): AgentRuntimeReadModel;
+export declare function projectAgentRuntimeReadModel(
+  input?: AgentRuntimeProjectionInput & ProjectorOptions,
+  options?: ProjectorOptions,
+): AgentRuntimeReadModel;
 export declare function buildAgentUiSubagentsModel(events?: readonly AgentRuntimeExecutionEvent[]): AgentUiSubagentsModel;
 export declare function replayAgentUiFixture(fixture: AgentUiFixture): AgentUiFixtureReplayResult;
 export declare function normalizeRuntimeEvent(event: Record<string, unknown>): AgentRuntimeExecutionEvent;
@@ -140,7 +173,10 @@ export interface AgentUiProjector {
   applyMany(events: readonly AgentRuntimeExecutionEvent[]): AgentUiProjectionState;
   reset(): AgentUiProjectionState;
 }
-export declare function createAgentUiProjector(initialInput?: AgentRuntimeProjectionInput): AgentUiProjector;
+export declare function createAgentUiProjector(
+  initialInput?: AgentRuntimeProjectionInput & ProjectorOptions,
+  options?: ProjectorOptions,
+): AgentUiProjector;
 
 /** What `createProjector().apply` reports: no state is built until `getState()`. */
 export interface ProjectorChange {
@@ -158,4 +194,7 @@ export interface Projector {
   /** Release the WebAssembly memory now (otherwise it is released when garbage collected). */
   free(): void;
 }
-export declare function createProjector(initialInput?: AgentRuntimeProjectionInput): Projector;
+export declare function createProjector(
+  initialInput?: AgentRuntimeProjectionInput & ProjectorOptions,
+  options?: ProjectorOptions,
+): Projector;

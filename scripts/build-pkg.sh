@@ -14,8 +14,9 @@ bash scripts/ensure-tools.sh
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 CRATE=agent_runtime_projection
 if [[ "$MODE" == release ]]; then
-  cargo build --lib --release --target wasm32-unknown-unknown
-  WASM="$TARGET_DIR/wasm32-unknown-unknown/release/$CRATE.wasm"
+  # `wasm-release` (Cargo.toml): the release profile optimized for size.
+  cargo build --lib --profile wasm-release --target wasm32-unknown-unknown
+  WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/$CRATE.wasm"
 else
   cargo build --lib --target wasm32-unknown-unknown --features panic-hook
   WASM="$TARGET_DIR/wasm32-unknown-unknown/debug/$CRATE.wasm"

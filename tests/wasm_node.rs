@@ -44,3 +44,8 @@ fn bad_input_is_refused_without_change() {
 fn input_buffer_handles_non_ascii() {
     wasm_cases::input_buffer_handles_non_ascii();
 }
+
+#[wasm_bindgen_test]
+fn large_input_buffer_is_released() {
+    wasm_cases::large_input_buffer_is_released();
+}

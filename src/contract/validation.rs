@@ -406,18 +406,24 @@ fn scope_rules(sink: &mut Sink, rec: &Rec, class: &str, path: &str) {
 /// `api[-_]?key`, `authorization`, `password`, `secret`, `token` (ASCII folding only, as the
 /// non-Unicode JS regex does).
 pub fn is_secret_key(key: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    [
-        "apikey",
-        "api-key",
-        "api_key",
-        "authorization",
-        "password",
-        "secret",
-        "token",
-    ]
-    .iter()
-    .any(|needle| k.contains(needle))
+    const NEEDLES: [&[u8]; 7] = [
+        b"apikey",
+        b"api-key",
+        b"api_key",
+        b"authorization",
+        b"password",
+        b"secret",
+        b"token",
+    ];
+    // Byte-wise ASCII case folding (no allocation); non-ASCII bytes never equal a needle byte.
+    let k = key.as_bytes();
+    NEEDLES.iter().any(|needle| {
+        k.windows(needle.len()).any(|w| {
+            w.iter()
+                .zip(needle.iter())
+                .all(|(a, b)| a.to_ascii_lowercase() == *b)
+        })
+    })
 }
 
 /// Large-inline check then secret-key scan of a payload or metadata value (`None` = absent).
@@ -503,6 +509,589 @@ fn scan_secret_keys(sink: &mut Sink, root: &Value, root_path: &str) {
         let child: &Value = child;
         if let Some(f) = frame_of(child, path.len()) {
             stack.push(f);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runtime event streams: every event of a JSON array at once, with a fast path
+
+/// Issues of every element of a JSON array of runtime events: the issues
+/// [`collect_runtime_event_issues`] gives for element `i` at path `{path}[i]`, concatenated in
+/// index order. `text` is the array's JSON text (as `JSON.stringify` writes it).
+///
+/// Each element is first checked by a single borrowing pass over its text that allocates
+/// nothing for a clean event (the common case) and gives up at the first doubt; only then is
+/// the element parsed into a `Value` and validated in full, so the result is exactly the
+/// per-event validator's. Errors: `text` is not a JSON array (`Runtime events must be an
+/// array.` or the parse error), or element `i` is not parseable on its own (`events[i]: ...`,
+/// e.g. nesting deeper than serde_json's limit), as the per-event call would fail.
+pub fn collect_runtime_events_issues(text: &str, path: &str) -> Result<Vec<Issue>, String> {
+    let items: Vec<&serde_json::value::RawValue> = match serde_json::from_str(text) {
+        Ok(items) => items,
+        Err(e) if e.is_data() => return Err("Runtime events must be an array.".to_string()),
+        Err(e) => return Err(format!("Invalid JSON input: {e}")),
+    };
+    let mut sink = Sink::new();
+    for (i, raw) in items.iter().enumerate() {
+        let raw = raw.get();
+        if fast::is_clean_runtime_event(raw) {
+            continue;
+        }
+        let event: Value = serde_json::from_str(raw)
+            .map_err(|e| format!("events[{i}]: Invalid JSON input: {e}"))?;
+        runtime_event(&mut sink, &event, &format!("{path}[{i}]"));
+    }
+    Ok(sink.issues)
+}
+
+/// The no-allocation check behind [`collect_runtime_events_issues`]: `true` only when the
+/// event's JSON text parses (under the same rules and depth limit as `serde_json::Value`) to an
+/// event with no issue at all. Anything unusual (a duplicate member that matters, a secret
+/// key, a payload near the size limit, any failed rule) answers `false`, and the caller
+/// validates that event in full.
+mod fast {
+    use std::borrow::Cow;
+    use std::fmt;
+
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+
+    use super::{is_secret_key, MAX_INLINE_PAYLOAD_UNITS};
+    use crate::contract::js::{
+        has_content, is_integer, js_number_to_string, json_string_literal_len,
+    };
+    use crate::contract::terminal::is_legacy_runtime_turn_terminal_event_class;
+
+    pub(super) fn is_clean_runtime_event(text: &str) -> bool {
+        let mut de = serde_json::Deserializer::from_str(text);
+        match de.deserialize_any(EventProbe) {
+            Ok(clean) => clean && de.end().is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    /// Stop the pass: the event needs the full validator (or does not parse).
+    fn doubt<E: de::Error>() -> E {
+        E::custom("needs the full validator")
+    }
+
+    // Top-level members the rules read.
+    const ID: usize = 0; // ..=6: the required non-empty strings, in the validator's order
+    const REQUIRED: [&str; 7] = [
+        "id",
+        "schemaVersion",
+        "runtimeId",
+        "kind",
+        "status",
+        "title",
+        "createdAt",
+    ];
+    const SEQUENCE: usize = 7;
+    const EVENT_CLASS: usize = 8;
+    const TOOL_CALL_ID: usize = 9;
+    const ACTION_ID: usize = 10;
+    const ARTIFACT_ID: usize = 11;
+    const EVIDENCE_ID: usize = 12;
+    const ARTIFACT_REFS: usize = 13;
+    const REF_IDS: usize = 14;
+    const EVIDENCE_REFS: usize = 15;
+    const PAYLOAD: usize = 16;
+    const TOP_FIELDS: usize = 17;
+
+    fn top_field(key: &str) -> Option<usize> {
+        if let Some(i) = REQUIRED.iter().position(|f| *f == key) {
+            return Some(ID + i);
+        }
+        Some(match key {
+            "sequence" => SEQUENCE,
+            "eventClass" => EVENT_CLASS,
+            "toolCallId" => TOOL_CALL_ID,
+            "actionId" => ACTION_ID,
+            "artifactId" => ARTIFACT_ID,
+            "evidenceId" => EVIDENCE_ID,
+            "artifactRefs" => ARTIFACT_REFS,
+            "refIds" => REF_IDS,
+            "evidenceRefs" => EVIDENCE_REFS,
+            "payload" => PAYLOAD,
+            _ => return None,
+        })
+    }
+
+    // Payload members the scope rules read.
+    const PAYLOAD_FIELDS: [&str; 12] = [
+        "path",
+        "patchId",
+        "failureCategory",
+        "commandId",
+        "outputRef",
+        "contentRef",
+        "diffRef",
+        "testRunId",
+        "result",
+        "reasonCode",
+        "status",
+        "exitCode",
+    ];
+    const P_PATH: usize = 0;
+    const P_PATCH_ID: usize = 1;
+    const P_FAILURE_CATEGORY: usize = 2;
+    const P_COMMAND_ID: usize = 3;
+    const P_OUTPUT_REF: usize = 4;
+    const P_CONTENT_REF: usize = 5;
+    const P_DIFF_REF: usize = 6;
+    const P_TEST_RUN_ID: usize = 7;
+    const P_RESULT: usize = 8;
+    const P_REASON_CODE: usize = 9;
+    const P_STATUS: usize = 10;
+    const P_EXIT_CODE: usize = 11;
+
+    /// What the pass learned about one value.
+    #[derive(Default)]
+    struct Seen<'de> {
+        kind: Kind,
+        num: f64,
+        /// The string itself (only for `eventClass`).
+        text: Option<Cow<'de, str>>,
+        non_empty: bool,
+        content: bool,
+        /// An array with at least one non-empty string item.
+        refs: bool,
+    }
+
+    #[derive(Default, Clone, Copy, PartialEq, Eq)]
+    enum Kind {
+        #[default]
+        Null,
+        Bool,
+        Num,
+        Str,
+        Arr,
+        Obj,
+    }
+
+    impl Seen<'_> {
+        fn integral(&self) -> bool {
+            self.kind == Kind::Num && is_integer(self.num)
+        }
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Mode {
+        /// Only parse (so errors match a full parse).
+        Walk,
+        /// Keep the string's text.
+        Text,
+        /// An id list: note a non-empty string item.
+        Refs,
+        /// Inside the payload: add up its `JSON.stringify` length, refuse secret keys.
+        Measure,
+        /// The payload itself: as `Measure`, and note its rule-relevant members.
+        PayloadRoot,
+    }
+
+    /// Facts about the payload.
+    #[derive(Default)]
+    struct Acc {
+        /// UTF-16 length of `JSON.stringify(payload)` (over-counted if a key repeats).
+        len: usize,
+        /// Bit `i`: `PAYLOAD_FIELDS[i]` seen; `good` bit `i`: it satisfies its rule.
+        seen: u16,
+        good: u16,
+    }
+
+    /// `Number::toString(x).length`, without allocating for integers.
+    fn js_number_len(x: f64) -> usize {
+        if x == 0.0 {
+            return 1;
+        }
+        let a = x.abs();
+        if a < 1e21 && a.trunc() == a {
+            let mut n = a as u128;
+            let mut digits = usize::from(x < 0.0);
+            while n > 0 {
+                digits += 1;
+                n /= 10;
+            }
+            return digits;
+        }
+        js_number_to_string(x).len()
+    }
+
+    struct ValueProbe<'a> {
+        mode: Mode,
+        acc: &'a mut Acc,
+    }
+
+    impl<'de> DeserializeSeed<'de> for ValueProbe<'_> {
+        type Value = Seen<'de>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Seen<'de>, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl ValueProbe<'_> {
+        fn measuring(&self) -> bool {
+            matches!(self.mode, Mode::Measure | Mode::PayloadRoot)
+        }
+        fn add(&mut self, n: usize) {
+            if self.measuring() {
+                self.acc.len = self.acc.len.saturating_add(n);
+            }
+        }
+        fn number<'de>(mut self, x: f64) -> Seen<'de> {
+            if self.measuring() {
+                self.add(js_number_len(x));
+            }
+            Seen {
+                kind: Kind::Num,
+                num: x,
+                ..Seen::default()
+            }
+        }
+        fn string<'de>(mut self, s: &str, keep: impl FnOnce() -> Cow<'de, str>) -> Seen<'de> {
+            if self.measuring() {
+                self.add(json_string_literal_len(s));
+            }
+            Seen {
+                kind: Kind::Str,
+                non_empty: !s.is_empty(),
+                content: has_content(s),
+                text: (self.mode == Mode::Text).then(keep),
+                ..Seen::default()
+            }
+        }
+    }
+
+    impl<'de> Visitor<'de> for ValueProbe<'_> {
+        type Value = Seen<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_unit<E: de::Error>(mut self) -> Result<Seen<'de>, E> {
+            self.add(4);
+            Ok(Seen::default())
+        }
+
+        fn visit_bool<E: de::Error>(mut self, b: bool) -> Result<Seen<'de>, E> {
+            self.add(if b { 4 } else { 5 });
+            Ok(Seen {
+                kind: Kind::Bool,
+                ..Seen::default()
+            })
+        }
+
+        fn visit_i64<E: de::Error>(self, x: i64) -> Result<Seen<'de>, E> {
+            Ok(self.number(x as f64))
+        }
+
+        fn visit_u64<E: de::Error>(self, x: u64) -> Result<Seen<'de>, E> {
+            Ok(self.number(x as f64))
+        }
+
+        fn visit_f64<E: de::Error>(self, x: f64) -> Result<Seen<'de>, E> {
+            Ok(self.number(x))
+        }
+
+        fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Seen<'de>, E> {
+            Ok(self.string(s, || Cow::Borrowed(s)))
+        }
+
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Seen<'de>, E> {
+            Ok(self.string(s, || Cow::Owned(s.to_owned())))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Seen<'de>, A::Error> {
+            let child = match self.mode {
+                Mode::Measure | Mode::PayloadRoot => Mode::Measure,
+                _ => Mode::Walk,
+            };
+            let mut n = 0usize;
+            let mut refs = false;
+            while let Some(item) = seq.next_element_seed(ValueProbe {
+                mode: child,
+                acc: &mut *self.acc,
+            })? {
+                n += 1;
+                refs |= item.kind == Kind::Str && item.non_empty;
+            }
+            let mut this = self;
+            this.add(2 + n.saturating_sub(1));
+            Ok(Seen {
+                kind: Kind::Arr,
+                refs: refs && this.mode == Mode::Refs,
+                ..Seen::default()
+            })
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seen<'de>, A::Error> {
+            let measuring = self.measuring();
+            let child = if measuring { Mode::Measure } else { Mode::Walk };
+            let mut n = 0usize;
+            while let Some(key) = map.next_key_seed(KeyProbe)? {
+                n += 1;
+                if measuring {
+                    if key.secret {
+                        return Err(doubt());
+                    }
+                    self.acc.len = self.acc.len.saturating_add(key.literal_len + 1);
+                }
+                let field = if self.mode == Mode::PayloadRoot {
+                    key.payload_field
+                } else {
+                    None
+                };
+                let seen = map.next_value_seed(ValueProbe {
+                    mode: child,
+                    acc: &mut *self.acc,
+                })?;
+                if let Some(f) = field {
+                    let bit = 1u16 << f;
+                    if self.acc.seen & bit != 0 {
+                        return Err(doubt());
+                    }
+                    self.acc.seen |= bit;
+                    let good = match f {
+                        P_STATUS => seen.kind == Kind::Str,
+                        P_EXIT_CODE => seen.integral(),
+                        _ => seen.content,
+                    };
+                    if good {
+                        self.acc.good |= bit;
+                    }
+                }
+            }
+            let mut this = self;
+            this.add(2 + n.saturating_sub(1));
+            Ok(Seen {
+                kind: Kind::Obj,
+                ..Seen::default()
+            })
+        }
+    }
+
+    /// A member name: its literal length, whether it is secret-bearing, which payload rule
+    /// member it is.
+    struct KeyProbe;
+
+    struct Key {
+        literal_len: usize,
+        secret: bool,
+        payload_field: Option<usize>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for KeyProbe {
+        type Value = Key;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for KeyProbe {
+        type Value = Key;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a member name")
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+            Ok(Key {
+                literal_len: json_string_literal_len(s),
+                secret: is_secret_key(s),
+                payload_field: PAYLOAD_FIELDS.iter().position(|f| *f == s),
+            })
+        }
+    }
+
+    /// The event object: collects the top-level facts, then applies every rule.
+    struct EventProbe;
+
+    struct TopKey(Option<usize>);
+
+    struct TopKeyProbe;
+
+    impl<'de> DeserializeSeed<'de> for TopKeyProbe {
+        type Value = TopKey;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<TopKey, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for TopKeyProbe {
+        type Value = TopKey;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a member name")
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<TopKey, E> {
+            Ok(TopKey(top_field(s)))
+        }
+    }
+
+    impl<'de> Visitor<'de> for EventProbe {
+        type Value = bool;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a runtime event object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut acc = Acc::default();
+            let mut seen: [Option<Seen<'de>>; TOP_FIELDS] = Default::default();
+            while let Some(TopKey(field)) = map.next_key_seed(TopKeyProbe)? {
+                let mode = match field {
+                    Some(EVENT_CLASS) => Mode::Text,
+                    Some(ARTIFACT_REFS | REF_IDS | EVIDENCE_REFS) => Mode::Refs,
+                    Some(PAYLOAD) => Mode::PayloadRoot,
+                    _ => Mode::Walk,
+                };
+                let value = map.next_value_seed(ValueProbe {
+                    mode,
+                    acc: &mut acc,
+                })?;
+                if let Some(f) = field {
+                    let slot = seen.get_mut(f).ok_or_else(doubt)?;
+                    if slot.is_some() {
+                        // A repeated member: the last one wins in a parse; let the full
+                        // validator see it.
+                        return Err(doubt());
+                    }
+                    *slot = Some(value);
+                }
+            }
+            Ok(Facts { seen, acc }.clean())
+        }
+
+        // Anything but an object is an issue.
+        fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
+            Ok(false)
+        }
+    }
+
+    struct Facts<'de> {
+        seen: [Option<Seen<'de>>; TOP_FIELDS],
+        acc: Acc,
+    }
+
+    impl Facts<'_> {
+        fn get(&self, f: usize) -> Option<&Seen<'_>> {
+            self.seen.get(f).and_then(Option::as_ref)
+        }
+        fn is_string(&self, f: usize) -> bool {
+            self.get(f).is_some_and(|s| s.kind == Kind::Str)
+        }
+        fn has_refs(&self, f: usize) -> bool {
+            self.get(f).is_some_and(|s| s.refs)
+        }
+        /// A payload rule member that satisfies its rule (the payload is an object).
+        fn payload_good(&self, f: usize) -> bool {
+            self.acc.good & (1 << f) != 0
+        }
+
+        /// Mirrors `runtime_event` and `scope_rules`: true when none of them reports.
+        fn clean(&self) -> bool {
+            for f in ID..ID + REQUIRED.len() {
+                if !self
+                    .get(f)
+                    .is_some_and(|s| s.kind == Kind::Str && s.non_empty)
+                {
+                    return false;
+                }
+            }
+            if !self.get(SEQUENCE).is_some_and(Seen::integral) {
+                return false;
+            }
+            // Only the payload is measured (0 when it is absent).
+            if self.acc.len > MAX_INLINE_PAYLOAD_UNITS {
+                return false;
+            }
+            let Some(class) = self.get(EVENT_CLASS).and_then(|s| s.text.as_deref()) else {
+                // No string eventClass: no class rules.
+                return true;
+            };
+            if is_legacy_runtime_turn_terminal_event_class(Some(class)) {
+                return false;
+            }
+            self.scope_clean(class)
+        }
+
+        fn scope_clean(&self, class: &str) -> bool {
+            let has_tool_call = self.is_string(TOOL_CALL_ID);
+            let has_artifact = self.is_string(ARTIFACT_ID) || self.has_refs(ARTIFACT_REFS);
+            let p = |f| self.payload_good(f);
+            let fails = (class.starts_with("tool.") && !has_tool_call)
+                || (class.starts_with("action.") && !self.is_string(ACTION_ID))
+                || (class.starts_with("artifact.") && !has_artifact)
+                || (class == "file.read" && !p(P_PATH))
+                || (class == "file.changed" && (!has_artifact || !p(P_PATH)))
+                || (class.starts_with("patch.") && !p(P_PATCH_ID) && !has_tool_call)
+                || (class == "patch.failed" && !p(P_FAILURE_CATEGORY))
+                || (class.starts_with("command.") && !p(P_COMMAND_ID) && !has_tool_call)
+                || (class == "command.output"
+                    && !(self.has_refs(REF_IDS)
+                        || self.has_refs(ARTIFACT_REFS)
+                        || self.has_refs(EVIDENCE_REFS)
+                        || p(P_OUTPUT_REF)
+                        || p(P_CONTENT_REF)
+                        || p(P_DIFF_REF)))
+                || (class == "command.exited" && !p(P_EXIT_CODE) && !p(P_STATUS))
+                || (class.starts_with("test.") && !p(P_TEST_RUN_ID) && !has_tool_call)
+                || (class == "test.completed" && !p(P_RESULT) && !p(P_STATUS))
+                || (class == "sandbox.blocked" && !p(P_REASON_CODE))
+                || ((class.starts_with("evidence.") || class.starts_with("review."))
+                    && !self.is_string(EVIDENCE_ID)
+                    && !self.has_refs(EVIDENCE_REFS));
+            !fails
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::js_number_len;
+        use crate::contract::js::js_number_to_string;
+
+        #[test]
+        fn number_lengths_match_number_to_string() {
+            for x in [
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                9.0,
+                10.0,
+                99.0,
+                100.0,
+                123456789.0,
+                -42.5,
+                0.1,
+                1e20,
+                1e21,
+                123e19,
+                -1e21,
+                1.5e-7,
+                5e-324,
+                1.7976931348623157e308,
+                4294967296.0,
+                9007199254740993.0,
+            ] {
+                assert_eq!(js_number_len(x), js_number_to_string(x).len(), "{x}");
+            }
         }
     }
 }
@@ -999,4 +1588,217 @@ fn capability_entry(sink: &mut Sink, input: &Value, path: &str) {
     sink.opt_string(rec, "detail", path);
     sink.opt_string(rec, "version", path);
     metadata_checks(sink, rec, path);
+}
+
+#[cfg(test)]
+mod stream_tests {
+    use super::*;
+    use crate::generator::{generate, options::GenOptions};
+    use serde_json::json;
+
+    /// The stream validator against the per-event one, element by element.
+    fn assert_same(events_text: &[String]) {
+        let text = format!("[{}]", events_text.join(","));
+        let stream = collect_runtime_events_issues(&text, "$").expect("stream validates");
+        let mut each = Vec::new();
+        for (i, t) in events_text.iter().enumerate() {
+            let v: Value = serde_json::from_str(t).expect("event parses");
+            each.extend(collect_runtime_event_issues(&v, &format!("$[{i}]")));
+        }
+        assert_eq!(stream, each);
+    }
+
+    fn generated(n: usize, seed: u32, options: Value) -> Vec<Value> {
+        let opts = GenOptions::from_json(&options).expect("options");
+        generate(n, seed, &opts)
+    }
+
+    #[test]
+    fn generated_streams_match_the_per_event_validator() {
+        for (seed, options) in [
+            (42, json!({})),
+            (
+                7,
+                json!({"toolFailureRate": 0.5, "actionRate": 0.5, "subagentRate": 0.5, "turnFailureRate": 0.3, "stateDeltaRate": 0.5}),
+            ),
+        ] {
+            let events = generated(3000, seed, options);
+            let texts: Vec<String> = events.iter().map(Value::to_string).collect();
+            assert_same(&texts);
+            // Generated events are clean, and the fast pass says so for every one.
+            assert!(texts.iter().all(|t| fast::is_clean_runtime_event(t)));
+        }
+    }
+
+    /// Every rule broken, one mutation per generated event, and the cases the fast pass must
+    /// hand over (duplicate members, escaped names, a payload around the size limit).
+    #[test]
+    fn mutated_events_match_the_per_event_validator() {
+        let base = generated(600, 3, json!({"actionRate": 0.5, "subagentRate": 0.5}));
+        let classes = [
+            "tool.started",
+            "action.required",
+            "artifact.changed",
+            "file.read",
+            "file.changed",
+            "patch.applied",
+            "patch.failed",
+            "command.started",
+            "command.output",
+            "command.exited",
+            "test.started",
+            "test.completed",
+            "sandbox.blocked",
+            "evidence.changed",
+            "review.verdict",
+            "turn.done",
+            "final_done",
+            "model.delta",
+        ];
+        let mut texts = Vec::new();
+        for (i, e) in base.iter().enumerate() {
+            let mut e = e.clone();
+            let Some(obj) = e.as_object_mut() else {
+                continue;
+            };
+            let class = classes[i % classes.len()];
+            match i % 24 {
+                0 => {
+                    obj.remove("id");
+                }
+                1 => {
+                    obj.insert("title".into(), json!(""));
+                }
+                2 => {
+                    obj.insert("sequence".into(), json!(1.5));
+                }
+                3 => {
+                    obj.insert("sequence".into(), json!("1"));
+                }
+                4 => {
+                    obj.insert("payload".into(), json!({"nested": [{"apiKey": "x"}]}));
+                }
+                5 => {
+                    obj.insert("payload".into(), json!({"text": "y".repeat(32_000)}));
+                }
+                6 => {
+                    obj.insert("payload".into(), json!({"text": "y".repeat(31_990)}));
+                }
+                7 => {
+                    obj.insert("payload".into(), json!({"text": "\u{1}".repeat(5_330)}));
+                }
+                8 => {
+                    obj.insert("eventClass".into(), json!(class));
+                    obj.remove("toolCallId");
+                    obj.remove("actionId");
+                    obj.remove("artifactId");
+                    obj.remove("artifactRefs");
+                    obj.remove("evidenceId");
+                    obj.remove("evidenceRefs");
+                    obj.remove("refIds");
+                }
+                9 => {
+                    obj.insert("eventClass".into(), json!(class));
+                    obj.insert("toolCallId".into(), json!("call"));
+                    obj.insert(
+                        "payload".into(),
+                        json!({"path": " ", "exitCode": 1.0, "status": 3}),
+                    );
+                }
+                10 => {
+                    obj.insert("eventClass".into(), json!(class));
+                    obj.insert(
+                        "payload".into(),
+                        json!({"path": "a", "patchId": "p", "failureCategory": "f",
+                               "commandId": "c", "outputRef": "o", "testRunId": "t",
+                               "result": "r", "reasonCode": "x", "exitCode": 0}),
+                    );
+                    obj.insert("refIds".into(), json!(["", "r"]));
+                    obj.insert("evidenceRefs".into(), json!([1, ""]));
+                    obj.insert("artifactRefs".into(), json!([""]));
+                    obj.insert("actionId".into(), json!("a"));
+                }
+                11 => {
+                    obj.insert("eventClass".into(), json!(7));
+                }
+                12 => {
+                    obj.insert("payload".into(), json!([{"token": 1}, 2, null, true]));
+                }
+                13 => {
+                    obj.insert("payload".into(), json!(null));
+                }
+                14 => {
+                    obj.insert("payload".into(), json!("text"));
+                }
+                15 => {
+                    obj.insert(
+                        "payload".into(),
+                        json!({"n": [1e21, 1.5e-7, -0.0, 123456789012345678u64]}),
+                    );
+                }
+                _ => {}
+            }
+            let mut t = e.to_string();
+            match i % 24 {
+                // A repeated member: the last one wins.
+                16 => t = t.replacen("{\"id\":", "{\"kind\":\"\",\"id\":", 1),
+                17 => t = t.replacen("{\"id\":", "{\"payload\":{\"apiKey\":1},\"id\":", 1),
+                // Escaped member names and values.
+                18 => t = t.replacen("\"id\":", "\"i\\u0064\":", 1),
+                19 => t = t.replacen("\"payload\":{", "\"payload\":{\"\\u0074oken\":1,", 1),
+                20 => t = t.replacen("\"eventClass\":\"", "\"eventClass\":\"\\u0074urn.done", 1),
+                21 => {
+                    t = t.replacen(
+                        "\"payload\":{",
+                        "\"payload\":{\"path\":\"a\",\"path\":2,",
+                        1,
+                    )
+                }
+                22 => t = "[1,2]".to_string(),
+                23 => t = "\"event\"".to_string(),
+                _ => {}
+            }
+            texts.push(t);
+        }
+        assert_same(&texts);
+        let text = format!("[{}]", texts.join(","));
+        let issues = collect_runtime_events_issues(&text, "$").expect("issues");
+        assert!(
+            issues.len() > 300,
+            "the mutations break rules: {}",
+            issues.len()
+        );
+        for code in [
+            SCHEMA_MISMATCH,
+            MISSING_SCOPE_ID,
+            SECRET_LEAK_RISK,
+            LARGE_PAYLOAD_INLINE,
+        ] {
+            assert!(issues.iter().any(|i| i.code == code), "{code} is exercised");
+        }
+    }
+
+    #[test]
+    fn stream_errors() {
+        assert_eq!(
+            collect_runtime_events_issues("{}", "$"),
+            Err("Runtime events must be an array.".to_string())
+        );
+        assert!(collect_runtime_events_issues("[1,", "$").is_err());
+        // An element deeper than the parser's limit fails like the per-event call.
+        let deep = format!(
+            "[{{\"id\":\"x\",\"payload\":{}1{}}}]",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let err = collect_runtime_events_issues(&deep, "$").expect_err("too deep");
+        assert!(
+            err.starts_with("events[0]: Invalid JSON input: recursion limit exceeded"),
+            "{err}"
+        );
+        assert_eq!(collect_runtime_events_issues("[]", "$"), Ok(Vec::new()));
+        let issues = collect_runtime_events_issues("[null,{}]", "root").expect("issues");
+        assert_eq!(issues[0].path, "root[0]");
+        assert_eq!(issues[1].path, "root[1].id");
+    }
 }

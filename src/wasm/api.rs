@@ -123,6 +123,16 @@ pub fn collect_issues(kind: &str, len: usize, path: &str) -> Result<String, JsEr
     Ok(issues_json(&issues))
 }
 
+/// `collectRuntimeEventsValidationIssues(events, path)`: the input buffer holds the JSON text of
+/// an array of events; returns the issues of every event (paths `{path}[i]...`) as one array.
+#[wasm_bindgen]
+pub fn collect_runtime_events_issues(len: usize, path: &str) -> Result<String, JsError> {
+    let issues = with_input(len, |text| {
+        validation::collect_runtime_events_issues(text, path).map_err(|e| JsError::new(&e))
+    })?;
+    Ok(issues_json(&issues))
+}
+
 fn violations_json(v: &[sequence::Violation]) -> String {
     wire(&Val::arr(
         v.iter().map(sequence::Violation::to_val).collect(),

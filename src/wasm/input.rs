@@ -6,6 +6,11 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
+/// Capacity above which the buffer is released after the call that read it, so one large input
+/// does not pin its size in the allocator for the life of the module (wasm memory itself never
+/// shrinks, but the allocator can reuse the space).
+const KEEP_CAPACITY: usize = 1 << 20;
+
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
@@ -23,20 +28,35 @@ pub fn input_buffer(cap: usize) -> usize {
     })
 }
 
-/// Run `f` on the first `len` bytes of the input buffer, as UTF-8 text.
+/// Run `f` on the first `len` bytes of the input buffer, as UTF-8 text. Afterwards a buffer
+/// larger than 1 MiB is released (the next input allocates a fresh one).
 pub(crate) fn with_input<T>(
     len: usize,
     f: impl FnOnce(&str) -> Result<T, JsError>,
 ) -> Result<T, JsError> {
-    INPUT.with(|b| {
-        let b = b.borrow();
-        let bytes = b
-            .get(..len)
-            .ok_or_else(|| JsError::new("Input length exceeds the input buffer."))?;
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| JsError::new("Input is not valid UTF-8 text."))?;
-        f(text)
+    INPUT.with(|cell| {
+        let result = {
+            let b = cell.borrow();
+            match b.get(..len) {
+                None => Err(JsError::new("Input length exceeds the input buffer.")),
+                Some(bytes) => match std::str::from_utf8(bytes) {
+                    Ok(text) => f(text),
+                    Err(_) => Err(JsError::new("Input is not valid UTF-8 text.")),
+                },
+            }
+        };
+        let mut b = cell.borrow_mut();
+        if b.capacity() > KEEP_CAPACITY {
+            *b = Vec::new();
+        }
+        result
     })
+}
+
+/// The buffer's current capacity in bytes (for tests of the release rule).
+#[doc(hidden)]
+pub fn input_capacity() -> usize {
+    INPUT.with(|b| b.borrow().capacity())
 }
 
 /// Replace the start of the input buffer with `bytes` (growing it as needed).

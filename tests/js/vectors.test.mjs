@@ -83,3 +83,39 @@ for (const [i, vector] of vectors.entries()) {
     assert.deepEqual(recorded(result), vector.result);
   });
 }
+
+// collectRuntimeEventsValidationIssues (one call for a whole array) against the per-event
+// validator: the runtime-event inputs of the vectors, and generated streams with broken events.
+function perEvent(events, path = "$") {
+  return events.flatMap((e, i) => api.collectRuntimeEventValidationIssues(e, `${path}[${i}]`));
+}
+
+test("collectRuntimeEventsValidationIssues equals the per-event validator on the vectors' events", { skip: !hasReference }, () => {
+  const inputs = vectors
+    .filter((v) => v.fn === "collectRuntimeEventValidationIssues" || v.fn === "validateRuntimeEvent")
+    .map((v) => expand(v.args)[0]);
+  assert.ok(inputs.length >= 60);
+  const stream = api.collectRuntimeEventsValidationIssues(inputs);
+  assert.ok(stream.length > 0);
+  assert.deepEqual(stream, perEvent(inputs));
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(inputs, "events"), perEvent(inputs, "events"));
+});
+
+test("collectRuntimeEventsValidationIssues equals the per-event validator on generated streams", () => {
+  const events = api.generateRuntimeEvents(2000, 11, { toolFailureRate: 0.4, actionRate: 0.5, subagentRate: 0.5 });
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(events), []);
+  const broken = events.map((e, i) => {
+    switch (i % 7) {
+      case 0: return { ...e, id: "" };
+      case 1: return { ...e, payload: { ...e.payload, accessToken: "x" } };
+      case 2: return { ...e, eventClass: "tool.result", toolCallId: undefined };
+      case 3: return { ...e, sequence: 0.5 };
+      case 4: return { ...e, payload: { big: "z".repeat(32_001) } };
+      default: return e;
+    }
+  });
+  const stream = api.collectRuntimeEventsValidationIssues(broken);
+  assert.ok(stream.length > 1000);
+  assert.deepEqual(stream, perEvent(broken));
+  assert.throws(() => api.collectRuntimeEventsValidationIssues({}), TypeError);
+});

@@ -190,3 +190,24 @@ pub fn input_buffer_handles_non_ascii() {
     let state = api::project(load(&format!("[{text}]")), Some(1.0)).expect("project");
     assert!(state.contains("\u{1F600} \u{00e9}"));
 }
+
+/// A call that read more than 1 MiB from the input buffer releases it afterwards; small inputs
+/// keep reusing it.
+pub fn large_input_buffer_is_released() {
+    use agent_runtime_projection::wasm::input::input_capacity;
+    let big = format!(
+        "[{{\"id\":\"e1\",\"payload\":{{\"text\":\"{}\"}}}}]",
+        "x".repeat(2 << 20)
+    );
+    let len = load(&big);
+    assert!(input_capacity() >= len);
+    api::verify_sequence(len).expect("verify");
+    assert_eq!(
+        input_capacity(),
+        0,
+        "a buffer over 1 MiB is released after the call"
+    );
+    let small = load("[]");
+    api::verify_sequence(small).expect("verify");
+    assert!(input_capacity() > 0, "a small buffer is kept");
+}

@@ -710,73 +710,84 @@ impl ToolSurfaceAcc {
                     .collect(),
             )
         };
-        let mut servers: Vec<(String, Obj, Vec<String>, HashSet<String>)> = Vec::new();
+        if tools.is_empty() {
+            return empty_mcp();
+        }
+        // One aggregate per server, in first-appearance order; the status fold of the
+        // reference, kept in plain fields and turned into an object once per server.
+        struct Server<'a> {
+            id: &'a str,
+            status: Option<Val>,
+            tools: f64,
+            active: f64,
+            failed: f64,
+            event_ids: Vec<&'a str>,
+        }
+        let mut servers: Vec<Server<'_>> = Vec::new();
+        let mut seen_ids: HashSet<(usize, &str)> = HashSet::new();
         for t in &tools {
-            let sid = t
-                .get("serverId")
-                .and_then(Val::as_str)
-                .unwrap_or("")
-                .to_string();
+            let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("");
             let st = t.get("status").cloned().unwrap_or_default();
             let s = st.as_str().unwrap_or("");
-            let pos = match servers.iter().position(|e| e.0 == sid) {
+            let pos = match servers.iter().position(|e| e.id == sid) {
                 Some(p) => p,
                 None => {
-                    servers.push((sid.clone(), Obj::new(), Vec::new(), HashSet::new()));
+                    servers.push(Server {
+                        id: sid,
+                        status: None,
+                        tools: 0.0,
+                        active: 0.0,
+                        failed: 0.0,
+                        event_ids: Vec::new(),
+                    });
                     servers.len() - 1
                 }
             };
             let Some(e) = servers.get_mut(pos) else {
                 continue;
             };
-            let cur_status = e.1.get("status").cloned();
-            let cur_s = cur_status.as_ref().and_then(Val::as_str);
-            let fresh = cur_status.is_none();
-            let next = if matches!(s, "failed" | "blocked") {
-                st.clone()
+            let running = matches!(s, "running" | "pending");
+            let failing = matches!(s, "failed" | "blocked");
+            let cur_s = e.status.as_ref().and_then(Val::as_str);
+            let next = if failing {
+                st
             } else if matches!(cur_s, Some("failed" | "blocked")) {
-                cur_status.clone().unwrap_or_default()
-            } else if matches!(s, "running" | "pending") || fresh {
-                st.clone()
+                e.status.take().unwrap_or_default()
+            } else if running || e.status.is_none() {
+                st
             } else {
-                or_nullish(cur_status.clone().unwrap_or_default(), || st.clone())
+                or_nullish(e.status.take().unwrap_or_default(), || st)
             };
-            let n = |k: &str| e.1.get(k).and_then(Val::as_f64).unwrap_or(0.0);
-            let tc = n("toolCount") + 1.0;
-            let ac = n("activeToolCount")
-                + if matches!(s, "running" | "pending") {
-                    1.0
-                } else {
-                    0.0
-                };
-            let fc = n("failedToolCount")
-                + if matches!(s, "failed" | "blocked") {
-                    1.0
-                } else {
-                    0.0
-                };
+            e.status = Some(next);
+            e.tools += 1.0;
+            if running {
+                e.active += 1.0;
+            }
+            if failing {
+                e.failed += 1.0;
+            }
             for x in t.get("eventIds").and_then(Val::as_arr).unwrap_or(&[]) {
                 if let Some(x) = x.as_str() {
                     let x = js_trim(x);
-                    if !x.is_empty() && e.3.insert(x.to_string()) {
-                        e.2.push(x.to_string());
+                    if !x.is_empty() && seen_ids.insert((pos, x)) {
+                        e.event_ids.push(x);
                     }
                 }
             }
-            e.1 = Obj::new()
-                .k("id", Val::str(&sid))
-                .k("label", Val::str(&sid))
-                .k("status", next)
-                .k("toolCount", Val::Num(tc))
-                .k("activeToolCount", Val::Num(ac))
-                .k("failedToolCount", Val::Num(fc));
-        }
-        if tools.is_empty() {
-            return empty_mcp();
         }
         let servers: Vec<Val> = servers
             .into_iter()
-            .map(|(_, o, ids, _)| o.k("eventIds", Val::str_arr(&ids)).into_val())
+            .map(|e| {
+                Obj::with_capacity(7)
+                    .k("id", Val::str(e.id))
+                    .k("label", Val::str(e.id))
+                    .k("status", e.status.unwrap_or_default())
+                    .k("toolCount", Val::Num(e.tools))
+                    .k("activeToolCount", Val::Num(e.active))
+                    .k("failedToolCount", Val::Num(e.failed))
+                    .k("eventIds", Val::str_arr(&e.event_ids))
+                    .into_val()
+            })
             .collect();
         Obj::new()
             .k("hasMcp", Val::Bool(true))
@@ -784,7 +795,7 @@ impl ToolSurfaceAcc {
             .k("activeToolIds", ids(&|s| s == "running" || s == "pending"))
             .k("failedToolIds", ids(&|s| s == "failed" || s == "blocked"))
             .k("completedToolIds", ids(&|s| s == "completed"))
-            .k("tools", Val::arr(tools.clone()))
+            .k("tools", Val::arr(tools))
             .into_val()
     }
 

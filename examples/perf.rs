@@ -8,8 +8,18 @@ use agent_runtime_projection::projection::projector::{project, Projector};
 use std::hint::black_box;
 use std::time::Instant;
 
+/// Resident set size in MiB (Linux; 0 elsewhere).
+fn rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map(|pages| pages * 4096.0 / 1048576.0)
+        .unwrap_or(0.0)
+}
+
 fn run(n: usize) {
     let events = generate(n, 42, &GenOptions::default());
+    let rss0 = rss_mib();
     let mut p = Projector::new(None);
     let mut us = Vec::with_capacity(n);
     let mut patch_us = Vec::with_capacity(n);
@@ -24,6 +34,8 @@ fn run(n: usize) {
         us.push((t3 - t).as_secs_f64() * 1e6);
         patch_us.push((t3 - t2).as_secs_f64() * 1e6);
     }
+    let rss1 = rss_mib();
+    println!("n={n}: rss after generate {rss0:.0} MiB, after apply {rss1:.0} MiB");
     let t = Instant::now();
     drop(p);
     let drop_ms = t.elapsed().as_secs_f64() * 1e3;

@@ -1,6 +1,7 @@
 //! The `Projector` (incremental) and `project` (batch): one set of accumulators, fed event by
 //! event; the state document is event-only state plus the active `state.delta` repairs.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
@@ -24,9 +25,13 @@ use crate::contract::val::{deep_equal, Obj, Val};
 /// a delta path; swapped back for the real values on output).
 const SENTINEL_BASE: u32 = u32::MAX - 16;
 
-/// The incremental projector (see docs/design.md).
-pub struct Projector {
-    events: Vec<Value>,
+/// The incremental projector (see docs/design.md), owning its events.
+pub type Projector = ProjectorCore<'static>;
+
+/// The projector over events it owns (`Projector`) or borrows from the caller (batch
+/// `project`, which so never copies an event).
+pub struct ProjectorCore<'a> {
+    events: Vec<Cow<'a, Value>>,
     pos_of_ext: HashMap<u32, usize>,
     seen: HashSet<String>,
     rm: ReadModelAcc,
@@ -65,10 +70,10 @@ fn ptr_keys(path: &[&'static str]) -> Vec<Seg> {
     path.iter().map(|k| Seg::Key(k)).collect()
 }
 
-impl Projector {
-    pub fn new(source_count: Option<f64>) -> Projector {
+impl<'a> ProjectorCore<'a> {
+    pub fn new(source_count: Option<f64>) -> ProjectorCore<'a> {
         let sc = Val::Num(source_count.unwrap_or(0.0));
-        Projector {
+        ProjectorCore {
             events: Vec::new(),
             pos_of_ext: HashMap::new(),
             seen: HashSet::new(),
@@ -99,6 +104,11 @@ impl Projector {
     /// Apply one event. `ext` is the index the caller uses for `Val::Event(ext)`.
     /// Ok(true) accepted, Ok(false) duplicate id, Err malformed (nothing changed).
     pub fn apply(&mut self, event: Value, ext: u32) -> Result<bool, EventError> {
+        self.apply_cow(Cow::Owned(event), ext)
+    }
+
+    /// `apply` for an owned or a borrowed event.
+    pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
         check_event(&event)?;
         let id = Ev::of(&event).id().unwrap_or("").to_string();
         if !self.seen.insert(id) {
@@ -166,7 +176,7 @@ impl Projector {
 
     /// Reset and apply `events` (`ext` = their index).
     pub fn hydrate(&mut self, events: Vec<Value>, source_count: Option<f64>) {
-        *self = Projector::new(source_count);
+        *self = Self::new(source_count);
         for (i, e) in events.into_iter().enumerate() {
             let _ = self.apply(e, i as u32);
         }
@@ -175,7 +185,7 @@ impl Projector {
 
     /// Back to the empty state (sourceCount 0).
     pub fn reset(&mut self) {
-        *self = Projector::new(None);
+        *self = Self::new(None);
     }
 
     /// Number of accepted events.
@@ -185,7 +195,10 @@ impl Projector {
 
     /// Event JSON by external index.
     pub fn event_by_ext(&self, ext: u32) -> Option<&Value> {
-        self.pos_of_ext.get(&ext).and_then(|&p| self.events.get(p))
+        self.pos_of_ext
+            .get(&ext)
+            .and_then(|&p| self.events.get(p))
+            .map(|e| &**e)
     }
 
     fn lookup(&self) -> EventLookup<'_> {
@@ -614,9 +627,9 @@ impl Projector {
 /// Batch projection (`projectAgentUiState`): `Val::Event(i)` is `events[i]`. Malformed events
 /// are skipped; duplicate ids keep the first occurrence.
 pub fn project(events: &[Value], source_count: Option<f64>) -> Val {
-    let mut p = Projector::new(source_count);
+    let mut p = ProjectorCore::new(source_count);
     for (i, e) in events.iter().enumerate() {
-        let _ = p.apply(e.clone(), i as u32);
+        let _ = p.apply_cow(Cow::Borrowed(e), i as u32);
     }
     p.state()
 }

@@ -340,13 +340,16 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
 
 /// Access to input events by external index, for `Val::Event` values inside the document.
 pub struct EventLookup<'a> {
-    pub events: &'a [Value],
+    pub events: &'a [std::borrow::Cow<'a, Value>],
     pub pos_of_ext: &'a HashMap<u32, usize>,
 }
 
 impl EventLookup<'_> {
     fn get(&self, ext: u32) -> Option<&Value> {
-        self.pos_of_ext.get(&ext).and_then(|&p| self.events.get(p))
+        self.pos_of_ext
+            .get(&ext)
+            .and_then(|&p| self.events.get(p))
+            .map(|e| &**e)
     }
 
     fn materialize(&self, v: &mut Val) {

@@ -1,7 +1,7 @@
 //! `graph` (spec §3.6): execution nodes keyed by the event's most specific id, in first
 //! insertion order.
 
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::ListTracker;
@@ -95,9 +95,9 @@ impl GraphAcc {
                     status: Val::Undef,
                     title: Val::Undef,
                     refs: Vec::new(),
-                    ref_set: HashSet::new(),
+                    ref_set: HashSet::default(),
                     source_ids: Vec::new(),
-                    source_set: HashSet::new(),
+                    source_set: HashSet::default(),
                     created: Val::Undef,
                     completed: Val::Undef,
                 });

@@ -2,7 +2,7 @@
 //! and proposed-plan blocks of text parts materialized into plan parts. Only the part touched
 //! by an event is rebuilt.
 
-use std::collections::HashMap;
+use super::fxhash::HashMap;
 
 use serde_json::Value;
 
@@ -280,7 +280,7 @@ fn merge_part(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
         or_nullish(g(c, "createdAt"), || g(n, "createdAt")),
     );
     let mut refs: Vec<Val> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = super::fxhash::HashSet::default();
     for r in [g(c, "refs"), g(n, "refs")] {
         for x in r.as_arr().unwrap_or(&[]) {
             let key = x.as_str().map(str::to_string);

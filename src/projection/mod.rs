@@ -3,6 +3,7 @@
 pub mod coding;
 pub mod collaboration;
 pub mod diagnostics;
+pub mod fxhash;
 pub mod graph;
 pub mod messages;
 pub mod normalization;

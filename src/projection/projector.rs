@@ -1,8 +1,9 @@
 //! The `Projector` (incremental) and `project` (batch): one set of accumulators, fed event by
 //! event; the state document is event-only state plus the active `state.delta` repairs.
 
+use super::fxhash::{HashMap, HashSet};
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
@@ -75,8 +76,8 @@ impl<'a> ProjectorCore<'a> {
         let sc = Val::Num(source_count.unwrap_or(0.0));
         ProjectorCore {
             events: Vec::new(),
-            pos_of_ext: HashMap::new(),
-            seen: HashSet::new(),
+            pos_of_ext: HashMap::default(),
+            seen: HashSet::default(),
             rm: ReadModelAcc::new(sc),
             runtime: RuntimeAcc::default(),
             messages: MessagesAcc::default(),
@@ -91,7 +92,7 @@ impl<'a> ProjectorCore<'a> {
             subagents: SubagentsAcc::new(),
             deltas: Vec::new(),
             active: BTreeSet::new(),
-            active_by_area: HashMap::new(),
+            active_by_area: HashMap::default(),
             full_pending: true,
             changed: false,
             prev_units: Vec::new(),

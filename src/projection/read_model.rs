@@ -2,7 +2,7 @@
 //! accumulator, kept incrementally (projections appended, earlier `action.required`
 //! projections re-projected in place when their resolution arrives).
 
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -291,11 +291,11 @@ impl ReadModelAcc {
             actions: Vec::new(),
             visible: Vec::new(),
             pending: Vec::new(),
-            pending_pos: HashMap::new(),
-            required_by_event: HashMap::new(),
-            required_by_action: HashMap::new(),
-            resolved_actions: HashSet::new(),
-            resolved_events: HashSet::new(),
+            pending_pos: HashMap::default(),
+            required_by_event: HashMap::default(),
+            required_by_action: HashMap::default(),
+            resolved_actions: HashSet::default(),
+            resolved_events: HashSet::default(),
             artifact_refs: OrderedSet::default(),
             evidence_refs: OrderedSet::default(),
             task_refs: OrderedSet::default(),

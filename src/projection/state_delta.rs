@@ -2,7 +2,7 @@
 //! copy-on-write application of repair patches on a document holding only the state units
 //! the active deltas touch.
 
-use std::collections::HashMap;
+use super::fxhash::HashMap;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -627,7 +627,7 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
         _ => return Err("refs.map is not a function".into()),
     };
     let mut out: Vec<Val> = Vec::with_capacity(list.len());
-    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut by_id: HashMap<String, usize> = HashMap::default();
     let key = |v: &Val| -> Option<String> {
         match v {
             Val::Undef => Some("u".into()),

@@ -2,7 +2,8 @@
 //! family lists maintained incrementally; the MCP surface rebuilt from the (small) MCP call list
 //! only when an MCP call changed.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
@@ -541,7 +542,7 @@ impl ToolSurfaceAcc {
                     evidence_refs,
                     first_event_id: ev_val(ev, "id"),
                     event_ids: Vec::new(),
-                    event_id_set: HashSet::new(),
+                    event_id_set: HashSet::default(),
                     events: vec![event_view(ev)],
                     skill_slug,
                     mcp: Val::Undef,
@@ -724,7 +725,7 @@ impl ToolSurfaceAcc {
             event_ids: Vec<&'a str>,
         }
         let mut servers: Vec<Server<'_>> = Vec::new();
-        let mut seen_ids: HashSet<(usize, &str)> = HashSet::new();
+        let mut seen_ids: HashSet<(usize, &str)> = HashSet::default();
         for t in &tools {
             let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("");
             let st = t.get("status").cloned().unwrap_or_default();

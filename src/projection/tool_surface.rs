@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use super::mcp_patch::McpPatch;
 use super::normalization::{
     defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
     read_string_field, truncate_text, unique_strings,
@@ -383,7 +384,7 @@ pub struct ToolSurfaceAcc {
     family_dirty: bool,
     mcp_calls: BTreeSet<usize>,
     mcp: Option<Val>,
-    mcp_dirty: bool,
+    mcp_patch: McpPatch,
     any_event: bool,
 }
 
@@ -663,7 +664,7 @@ impl ToolSurfaceAcc {
         if has_mcp || had_mcp {
             self.mcp_calls.insert(pos);
             self.mcp = None;
-            self.mcp_dirty = true;
+            self.mcp_patch.update(pos, &c.mcp);
         }
     }
 
@@ -837,14 +838,9 @@ impl ToolSurfaceAcc {
             });
             self.family_dirty = false;
         }
-        if self.mcp_dirty {
-            let m = self.mcp_model();
-            out.push(PatchOp::Replace {
-                path: vec![Seg::Key("mcp")],
-                value: m,
-            });
-            self.mcp_dirty = false;
-        }
+        let mut patch = std::mem::take(&mut self.mcp_patch);
+        patch.patch_ops(|| self.mcp_model(), out);
+        self.mcp_patch = patch;
     }
 
     pub fn sync(&mut self) {
@@ -853,7 +849,7 @@ impl ToolSurfaceAcc {
             l.tracker.sync(l.items.len());
         }
         self.family_dirty = false;
-        self.mcp_dirty = false;
+        self.mcp_patch.sync();
     }
 }
 

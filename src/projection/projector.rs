@@ -3,7 +3,9 @@
 
 use super::fxhash::{HashMap, HashSet};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -50,6 +52,10 @@ pub struct ProjectorCore<'a> {
     deltas: Vec<Prepared>,
     active: BTreeSet<usize>,
     active_by_area: HashMap<String, Vec<usize>>,
+    /// Bumped whenever an active delta is superseded (the active set shrank).
+    supersede_epoch: u64,
+    /// The last overlay and what it was computed from (F2: re-run only what changed).
+    overlay_cache: RefCell<Option<OverlayCache>>,
     // Patch bookkeeping.
     full_pending: bool,
     changed: bool,
@@ -57,6 +63,16 @@ pub struct ProjectorCore<'a> {
     prev_failures: Vec<Val>,
     prev_diag_len: usize,
     prev_stale: bool,
+}
+
+/// An overlay and its inputs: valid for a later call when no delta was superseded since, the
+/// units are the same and their event-only values are equal; then only deltas accepted after
+/// `next_delta` need to run, on the cached document.
+struct OverlayCache {
+    epoch: u64,
+    next_delta: usize,
+    inputs: Vec<Val>,
+    overlay: Rc<Overlay>,
 }
 
 /// What the active deltas produce, ready to overlay on the event-only state.
@@ -93,6 +109,8 @@ impl<'a> ProjectorCore<'a> {
             deltas: Vec::new(),
             active: BTreeSet::new(),
             active_by_area: HashMap::default(),
+            supersede_epoch: 0,
+            overlay_cache: RefCell::new(None),
             full_pending: true,
             changed: false,
             prev_units: Vec::new(),
@@ -153,7 +171,9 @@ impl<'a> ProjectorCore<'a> {
                     .collect();
                 for a in hit {
                     for i in self.active_by_area.remove(&a).unwrap_or_default() {
-                        self.active.remove(&i);
+                        if self.active.remove(&i) {
+                            self.supersede_epoch += 1;
+                        }
                     }
                 }
             }
@@ -237,13 +257,18 @@ impl<'a> ProjectorCore<'a> {
 
     /// The units the active deltas need, closed over the re-sync dependencies.
     fn active_units(&self) -> Vec<String> {
-        let mut u: Vec<String> = Vec::new();
+        self.units_of(Vec::new(), self.active.iter().copied())
+    }
+
+    /// `start` plus the units of the deltas `idx`, closed over the re-sync dependencies.
+    fn units_of(&self, start: Vec<String>, idx: impl Iterator<Item = usize>) -> Vec<String> {
+        let mut u: Vec<String> = start;
         let add = |u: &mut Vec<String>, s: &str| {
             if !u.iter().any(|x| x == s) {
                 u.push(s.to_string());
             }
         };
-        for &i in &self.active {
+        for i in idx {
             if let Some(d) = self.deltas.get(i) {
                 for x in &d.units {
                     add(&mut u, x);
@@ -268,10 +293,74 @@ impl<'a> ProjectorCore<'a> {
         u
     }
 
-    fn overlay(&self) -> Option<Overlay> {
+    /// Event-only input value of an overlay unit.
+    fn unit_input(&self, u: &str) -> Val {
+        match u.strip_prefix("readModel.") {
+            Some(k) => self.rm.key_val(k),
+            None => self.unit_value(u),
+        }
+    }
+
+    /// The overlay of the active deltas (`None`: no active delta), from the cache when its
+    /// inputs are unchanged, running only the deltas accepted since.
+    fn overlay(&self) -> Option<Rc<Overlay>> {
         if self.active.is_empty() {
+            *self.overlay_cache.borrow_mut() = None;
             return None;
         }
+        let mut cache = self.overlay_cache.borrow_mut();
+        if let Some(c) = cache.as_mut() {
+            if c.epoch == self.supersede_epoch {
+                let new: Vec<usize> = self.active.range(c.next_delta..).copied().collect();
+                let units = self.units_of(c.overlay.units.clone(), new.iter().copied());
+                if units == c.overlay.units {
+                    let inputs: Vec<Val> = units.iter().map(|u| self.unit_input(u)).collect();
+                    let same = inputs.len() == c.inputs.len()
+                        && inputs
+                            .iter()
+                            .zip(c.inputs.iter())
+                            .all(|(a, b)| deep_equal(a, b));
+                    if same {
+                        if !new.is_empty() {
+                            let deltas: Vec<&Prepared> =
+                                new.iter().filter_map(|&i| self.deltas.get(i)).collect();
+                            let has = |s: &str| units.iter().any(|x| x == s);
+                            let out = state_delta::run(
+                                c.overlay.doc.clone(),
+                                &deltas,
+                                self.events.len() as f64,
+                                &self.lookup(),
+                                has("diagnostics"),
+                                has("hydration"),
+                            );
+                            let mut side_failures = c.overlay.side_failures.clone();
+                            side_failures.extend(out.side_failures);
+                            c.overlay = Rc::new(Overlay {
+                                units,
+                                doc: out.doc,
+                                side_failures,
+                                side_stale: c.overlay.side_stale || out.side_stale,
+                            });
+                        }
+                        c.next_delta = self.deltas.len();
+                        return Some(c.overlay.clone());
+                    }
+                }
+            }
+        }
+        let ov = Rc::new(self.overlay_full());
+        let inputs: Vec<Val> = ov.units.iter().map(|u| self.unit_input(u)).collect();
+        *cache = Some(OverlayCache {
+            epoch: self.supersede_epoch,
+            next_delta: self.deltas.len(),
+            inputs,
+            overlay: ov.clone(),
+        });
+        Some(ov)
+    }
+
+    /// Run all active deltas from the event-only units.
+    fn overlay_full(&self) -> Overlay {
         let units = self.active_units();
         let mut doc = Obj::new();
         let mut rm_keys: Vec<&str> = Vec::new();
@@ -308,12 +397,12 @@ impl<'a> ProjectorCore<'a> {
             has("diagnostics"),
             has("hydration"),
         );
-        Some(Overlay {
+        Overlay {
             units,
             doc: out.doc,
             side_failures: out.side_failures,
             side_stale: out.side_stale,
-        })
+        }
     }
 
     /// Output read model from the delta document (sentinels swapped back).
@@ -389,7 +478,7 @@ impl<'a> ProjectorCore<'a> {
     /// The full state document (15 keys, reference order), deltas applied.
     pub fn state(&self) -> Val {
         let ov = self.overlay();
-        self.build_state(ov.as_ref())
+        self.build_state(ov.as_deref())
     }
 
     fn sync_all(&mut self) {
@@ -431,10 +520,10 @@ impl<'a> ProjectorCore<'a> {
         }
         let ov = self.overlay();
         let units_now: Vec<String> = ov.as_ref().map(|o| o.units.clone()).unwrap_or_default();
-        let irregular = self.irregular(ov.as_ref());
+        let irregular = self.irregular(ov.as_deref());
         let prev_irregular = self.prev_units.iter().any(|u| u == "!irregular");
         if self.full_pending || irregular || prev_irregular {
-            let v = self.build_state(ov.as_ref());
+            let v = self.build_state(ov.as_deref());
             self.sync_all();
             self.full_pending = false;
             self.changed = false;
@@ -467,7 +556,7 @@ impl<'a> ProjectorCore<'a> {
         }
         let is_whole = |k: &str| whole.iter().any(|u| u == k);
         let mut ops: Vec<PatchOp> = Vec::new();
-        let ovr = ov.as_ref();
+        let ovr = ov.as_deref();
         let changed = self.changed;
         // runtime and hydration: small, replaced whole.
         if changed || is_whole("runtime") {

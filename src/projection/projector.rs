@@ -63,6 +63,8 @@ pub struct ProjectorCore<'a> {
     prev_failures: Vec<Val>,
     prev_diag_len: usize,
     prev_stale: bool,
+    /// Whole-unit replacements of the previous patch (an identical one is not sent again).
+    prev_sent: Vec<(String, Val)>,
 }
 
 /// An overlay and its inputs: valid for a later call when no delta was superseded since, the
@@ -81,6 +83,13 @@ struct Overlay {
     doc: Obj,
     side_failures: Vec<Val>,
     side_stale: bool,
+}
+
+/// Record a whole-unit replacement of `k` by `v` in `now`; false when the previous patch sent
+/// the same value for `k` (the receiver has it already).
+fn fresh_replace(prev: &[(String, Val)], now: &mut Vec<(String, Val)>, k: &str, v: &Val) -> bool {
+    now.push((k.to_string(), v.clone()));
+    !prev.iter().any(|(pk, pv)| pk == k && deep_equal(pv, v))
 }
 
 fn ptr_keys(path: &[&'static str]) -> Vec<Seg> {
@@ -117,6 +126,7 @@ impl<'a> ProjectorCore<'a> {
             prev_failures: Vec::new(),
             prev_diag_len: 0,
             prev_stale: false,
+            prev_sent: Vec::new(),
         }
     }
 
@@ -525,6 +535,7 @@ impl<'a> ProjectorCore<'a> {
         if self.full_pending || irregular || prev_irregular {
             let v = self.build_state(ov.as_deref());
             self.sync_all();
+            self.prev_sent.clear();
             self.full_pending = false;
             self.changed = false;
             self.prev_units = units_now;
@@ -556,6 +567,8 @@ impl<'a> ProjectorCore<'a> {
         }
         let is_whole = |k: &str| whole.iter().any(|u| u == k);
         let mut ops: Vec<PatchOp> = Vec::new();
+        let prev_sent = std::mem::take(&mut self.prev_sent);
+        let mut sent: Vec<(String, Val)> = Vec::new();
         let ovr = ov.as_deref();
         let changed = self.changed;
         // runtime and hydration: small, replaced whole.
@@ -571,7 +584,10 @@ impl<'a> ProjectorCore<'a> {
         macro_rules! list {
             ($key:literal, $items:expr, $tracker:expr) => {{
                 if is_whole($key) {
-                    if let Some(v) = self.output_value($key, ovr) {
+                    if let Some(v) = self
+                        .output_value($key, ovr)
+                        .filter(|v| fresh_replace(&prev_sent, &mut sent, $key, v))
+                    {
                         ops.push(PatchOp::Replace {
                             path: ptr_keys(&[$key]),
                             value: v,
@@ -590,7 +606,10 @@ impl<'a> ProjectorCore<'a> {
         list!("graph", self.graph.items, self.graph.tracker);
         for (k, is_tools) in [("tools", true), ("actions", false)] {
             if is_whole(k) {
-                if let Some(v) = self.output_value(k, ovr) {
+                if let Some(v) = self
+                    .output_value(k, ovr)
+                    .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
+                {
                     ops.push(PatchOp::Replace {
                         path: vec![Seg::Key(if is_tools { "tools" } else { "actions" })],
                         value: v,
@@ -611,7 +630,10 @@ impl<'a> ProjectorCore<'a> {
             || filtered
             || self.prev_units.iter().any(|u| u == "!diagfiltered")
         {
-            if let Some(v) = self.output_value("diagnostics", ovr) {
+            if let Some(v) = self
+                .output_value("diagnostics", ovr)
+                .filter(|v| fresh_replace(&prev_sent, &mut sent, "diagnostics", v))
+            {
                 ops.push(PatchOp::Replace {
                     path: ptr_keys(&["diagnostics"]),
                     value: v,
@@ -655,7 +677,10 @@ impl<'a> ProjectorCore<'a> {
         self.prev_diag_len = self.diags.len();
         // Subagents.
         if is_whole("subagents") {
-            if let Some(v) = self.output_value("subagents", ovr) {
+            if let Some(v) = self
+                .output_value("subagents", ovr)
+                .filter(|v| fresh_replace(&prev_sent, &mut sent, "subagents", v))
+            {
                 ops.push(PatchOp::Replace {
                     path: ptr_keys(&["subagents"]),
                     value: v,
@@ -674,7 +699,10 @@ impl<'a> ProjectorCore<'a> {
         {
             for k in READ_MODEL_KEYS {
                 if rm_whole(k) {
-                    if let Some(v) = rmv.get(k) {
+                    if let Some(v) = rmv
+                        .get(k)
+                        .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
+                    {
                         ops.push(PatchOp::Replace {
                             path: ptr_keys(&["readModel", k]),
                             value: v.clone(),
@@ -697,13 +725,17 @@ impl<'a> ProjectorCore<'a> {
         }
         self.prev_stale = stale;
         if is_whole("ephemeralUi") {
-            if let Some(v) = self.output_value("ephemeralUi", ovr) {
+            if let Some(v) = self
+                .output_value("ephemeralUi", ovr)
+                .filter(|v| fresh_replace(&prev_sent, &mut sent, "ephemeralUi", v))
+            {
                 ops.push(PatchOp::Replace {
                     path: ptr_keys(&["ephemeralUi"]),
                     value: v,
                 });
             }
         }
+        self.prev_sent = sent;
         self.prev_units = units_now;
         if filtered {
             self.prev_units.push("!diagfiltered".into());

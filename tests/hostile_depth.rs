@@ -73,7 +73,6 @@ fn child_self_nesting_100k() {
 /// level (`val::write_val`) and overflowed the stack (a trap in wasm). A stack overflow aborts
 /// the whole process, so the scenario runs in a child process.
 #[test]
-#[ignore = "open finding F1: fails until state.delta caps the document depth (docs/limits.md)"]
 fn self_nesting_state_delta_never_overflows_the_stack() {
     let exe = std::env::current_exe().expect("test binary path");
     let status = std::process::Command::new(exe)
@@ -91,5 +90,28 @@ fn self_nesting_state_delta_never_overflows_the_stack() {
     assert!(
         status.success(),
         "projecting the self-nesting stream crashed: {status}"
+    );
+}
+
+/// A delta whose result would nest deeper than 128 levels fails as a whole, with a diagnostic.
+#[test]
+fn too_deep_delta_is_refused_with_a_diagnostic() {
+    let state = project(&self_nesting_events(200, 1000), None);
+    let diags = state
+        .get("diagnostics")
+        .and_then(|d| d.as_arr())
+        .unwrap_or(&[]);
+    let details: Vec<&str> = diags
+        .iter()
+        .filter_map(|d| d.get("detail").and_then(|x| x.as_str()))
+        .collect();
+    assert_eq!(
+        details,
+        vec!["state.delta value nesting exceeds 128 levels at /ephemeralUi/x/a"]
+    );
+    // The refused event left `x` as the first delta made it.
+    assert_eq!(
+        state.get("ephemeralUi").map(|v| v.to_json()).as_deref(),
+        Some(r#"{"x":{"leaf":1}}"#)
     );
 }

@@ -182,6 +182,13 @@ fn parity_with_reference_states() {
             p.apply(e.clone(), i as u32).expect("well-formed event");
             let patch = p.take_patch();
             apply_patch(&mut replay, &patch);
+            let again = p.take_patch();
+            if problems.len() < 3 && !again.is_empty() {
+                problems.push(format!(
+                    "second take_patch after event {i} not empty: {}",
+                    again.to_json()
+                ));
+            }
             if problems.len() < 3 && !deep_equal(&replay, &p.state()) {
                 let d = diff(&replay, &p.state(), &c.events, "").unwrap_or_default();
                 problems.push(format!("patch replay after event {i}: {d}"));

@@ -360,3 +360,29 @@ fn per_event_cost_does_not_grow() {
         );
     }
 }
+
+/// The generated session (two MCP servers, parallel tool calls, state.delta events): the state
+/// rebuilt from patches equals `state()`, and a second `take_patch` with nothing in between is
+/// empty.
+#[test]
+fn patch_replay_equals_state_on_generated_stream() {
+    use agent_runtime_projection::generator::{generate, GenOptions};
+    let events = generate(3000, 7, &GenOptions::default());
+    let mut p = Projector::new(None);
+    let mut replay = Val::Undef;
+    apply_patch(&mut replay, &p.take_patch());
+    for (i, e) in events.iter().enumerate() {
+        let _ = p.apply(e.clone(), i as u32);
+        apply_patch(&mut replay, &p.take_patch());
+        assert!(
+            p.take_patch().is_empty(),
+            "second take_patch not empty after event {i}"
+        );
+        if i % 100 == 99 || i + 1 == events.len() {
+            assert!(
+                deep_equal(&replay, &p.state()),
+                "patch replay differs after event {i}"
+            );
+        }
+    }
+}

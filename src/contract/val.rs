@@ -153,6 +153,11 @@ impl Obj {
     }
 
     fn insert_new(&mut self, k: Key, v: Val) {
+        // Fast path: an array-index key starts with an ASCII digit.
+        if !k.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            self.entries.push((k, v));
+            return;
+        }
         if let Some(idx) = is_array_index_key(&k) {
             let pos = self
                 .entries

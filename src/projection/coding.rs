@@ -6,7 +6,7 @@
 //! model. Event objects are read from the caller's list: `state.readModel.events[*].source` holds
 //! `Val::Event(i)`, which stands for `events[i]`.
 
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -217,8 +217,8 @@ fn is_coding_event(ev: Ev<'_>) -> bool {
 
 /// Direct coding events, plus `turn.*` events sharing a turn or task with one of them.
 fn coding_events<'a>(src: &[Ev<'a>]) -> Vec<Ev<'a>> {
-    let mut turns: HashSet<&str> = HashSet::new();
-    let mut tasks: HashSet<&str> = HashSet::new();
+    let mut turns: HashSet<&str> = HashSet::default();
+    let mut tasks: HashSet<&str> = HashSet::default();
     let mut any = false;
     for ev in src.iter().filter(|e| is_coding_event(**e)) {
         any = true;
@@ -254,7 +254,7 @@ struct OrderedMap<T> {
 impl<T> OrderedMap<T> {
     fn new() -> Self {
         OrderedMap {
-            index: HashMap::new(),
+            index: HashMap::default(),
             items: Vec::new(),
         }
     }
@@ -288,7 +288,7 @@ fn set_key(v: &Val) -> String {
 
 /// `[...new Set([...a, ...b])]` over array values.
 fn union(a: &Val, b: &Val) -> Val {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut out = Vec::new();
     for v in a
         .as_arr()

@@ -1,7 +1,9 @@
 //! `graph` (spec §3.6): execution nodes keyed by the event's most specific id, in first
 //! insertion order.
 
-use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::ListTracker;
@@ -25,9 +27,11 @@ struct Node {
     node_type: Val,
     status: Val,
     title: Val,
-    refs: Vec<Val>,
+    /// Shared with the node's output value; unique again once the previous output is dropped,
+    /// so appending does not copy the list.
+    refs: Rc<Vec<Val>>,
     ref_set: HashSet<String>,
-    source_ids: Vec<Val>,
+    source_ids: Rc<Vec<Val>>,
     source_set: HashSet<Option<String>>,
     created: Val,
     completed: Val,
@@ -41,8 +45,8 @@ impl Node {
             .k("nodeType", self.node_type.clone())
             .k("status", self.status.clone())
             .k("title", self.title.clone())
-            .k("refs", Val::arr(self.refs.clone()))
-            .k("sourceEventIds", Val::arr(self.source_ids.clone()))
+            .k("refs", Val::Arr(self.refs.clone()))
+            .k("sourceEventIds", Val::Arr(self.source_ids.clone()))
             .k("createdAt", self.created.clone())
             .k("completedAt", self.completed.clone())
             .into_val()
@@ -94,10 +98,10 @@ impl GraphAcc {
                     node_type: Val::Undef,
                     status: Val::Undef,
                     title: Val::Undef,
-                    refs: Vec::new(),
-                    ref_set: HashSet::new(),
-                    source_ids: Vec::new(),
-                    source_set: HashSet::new(),
+                    refs: Rc::default(),
+                    ref_set: HashSet::default(),
+                    source_ids: Rc::default(),
+                    source_set: HashSet::default(),
                     created: Val::Undef,
                     completed: Val::Undef,
                 });
@@ -106,6 +110,10 @@ impl GraphAcc {
                 self.nodes.len() - 1
             }
         };
+        // Release the previous output value first so the shared lists can grow in place.
+        if let Some(slot) = self.items.get_mut(pos) {
+            *slot = Val::Undef;
+        }
         let Some(n) = self.nodes.get_mut(pos) else {
             return;
         };
@@ -115,11 +123,11 @@ impl GraphAcc {
         n.title = or_nullish(std::mem::take(&mut n.title), || ev_val(ev, "title"));
         for r in refs {
             if n.ref_set.insert(r.to_string()) {
-                n.refs.push(Val::str(r));
+                Rc::make_mut(&mut n.refs).push(Val::str(r));
             }
         }
         if n.source_set.insert(id.map(str::to_string)) {
-            n.source_ids.push(ev_val(ev, "id"));
+            Rc::make_mut(&mut n.source_ids).push(ev_val(ev, "id"));
         }
         n.created = or_nullish(std::mem::take(&mut n.created), || ev_val(ev, "createdAt"));
         n.completed = or_nullish(ev_val(ev, "completedAt"), || {

@@ -2,7 +2,7 @@
 //! and proposed-plan blocks of text parts materialized into plan parts. Only the part touched
 //! by an event is rebuilt.
 
-use std::collections::HashMap;
+use super::fxhash::HashMap;
 
 use serde_json::Value;
 
@@ -222,8 +222,21 @@ fn strip_ws(s: &str) -> String {
     s.chars().filter(|c| !is_js_whitespace(*c)).collect()
 }
 
+/// How `merge_text` produced its result.
+#[derive(Clone, Copy, PartialEq)]
+enum Merged {
+    /// The current text, unchanged.
+    Cur,
+    /// The next text replaced it.
+    Next,
+    /// The next text was appended (with a separating space when `spaced`).
+    Joined { spaced: bool },
+}
+
 /// `mergeStreamText(cur, next)`; `cur_nonws` is the non-whitespace char count of `cur`.
-fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
+/// Costs O(|next|) plus the copy of the result, except when `next` is at least as long (in
+/// non-whitespace chars) as `cur`.
+fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> (Val, Merged) {
     let c = match cur {
         Val::Undef => Val::str(""),
         v => v.clone(),
@@ -233,19 +246,19 @@ fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
         v => v.clone(),
     };
     if !c.truthy() {
-        return n;
+        return (n, Merged::Next);
     }
     if !n.truthy() {
-        return c;
+        return (c, Merged::Cur);
     }
     let (Some(cs), Some(ns)) = (c.as_str(), n.as_str()) else {
-        return n;
+        return (n, Merged::Next);
     };
     if ns.starts_with(cs) {
-        return n;
+        return (n, Merged::Next);
     }
     if cur_nonws > 0 && nonws_count(ns) >= cur_nonws && strip_ws(ns).starts_with(&strip_ws(cs)) {
-        return n;
+        return (n, Merged::Next);
     }
     let end_ok = cs
         .chars()
@@ -257,22 +270,57 @@ fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
         .next()
         .map(|ch| ch.is_ascii_alphanumeric() || ch == '`' || ch == '(')
         .unwrap_or(false);
+    let spaced = end_ok && start_ok;
     let mut s = String::with_capacity(cs.len() + ns.len() + 1);
     s.push_str(cs);
-    if end_ok && start_ok {
+    if spaced {
         s.push(' ');
     }
     s.push_str(ns);
-    Val::string(s)
+    (Val::string(s), Merged::Joined { spaced })
 }
 
-fn merge_part(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
+const PLAN_OPEN: &str = "<proposed_plan";
+
+/// Does `cur + sep + next` contain `<proposed_plan` across the join (`cur` itself does not)?
+fn plan_open_across(cur: &str, spaced: bool, next: &str) -> bool {
+    let keep = PLAN_OPEN.len() - 1;
+    let cb = cur.as_bytes();
+    let nb = next.as_bytes();
+    let mut w: Vec<u8> = Vec::with_capacity(2 * keep + 1);
+    w.extend_from_slice(&cb[cb.len().saturating_sub(keep)..]);
+    if spaced {
+        w.push(b' ');
+    }
+    w.extend_from_slice(&nb[..nb.len().min(keep)]);
+    w.windows(PLAN_OPEN.len())
+        .any(|x| x == PLAN_OPEN.as_bytes())
+}
+
+/// The merged part and its text facts (non-whitespace count, contains `<proposed_plan`).
+fn merge_part(cur: &Val, next: &Val, cur_nonws: usize, cur_plan: bool) -> (Val, usize, bool) {
     let (Some(c), Some(n)) = (cur.as_obj(), next.as_obj()) else {
-        return next.clone();
+        let (w, p) = text_facts(next);
+        return (next.clone(), w, p);
     };
     let g = |o: &Obj, k: &str| o.get(k).cloned().unwrap_or(Val::Undef);
     let mut o = c.clone();
-    o.set("text", merge_text(&g(c, "text"), &g(n, "text"), cur_nonws));
+    let cur_text = g(c, "text");
+    let next_text = g(n, "text");
+    let (text, how) = merge_text(&cur_text, &next_text, cur_nonws);
+    let (nonws, plan) = match how {
+        Merged::Cur => (cur_nonws, cur_plan),
+        Merged::Next => str_facts(text.as_str()),
+        Merged::Joined { spaced } => {
+            let cs = cur_text.as_str().unwrap_or("");
+            let ns = next_text.as_str().unwrap_or("");
+            (
+                cur_nonws + nonws_count(ns),
+                cur_plan || ns.contains(PLAN_OPEN) || plan_open_across(cs, spaced, ns),
+            )
+        }
+    };
+    o.set("text", text);
     o.set("state", or_nullish(g(n, "state"), || g(c, "state")));
     o.set("sourceEventId", g(n, "sourceEventId"));
     o.set(
@@ -280,7 +328,7 @@ fn merge_part(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
         or_nullish(g(c, "createdAt"), || g(n, "createdAt")),
     );
     let mut refs: Vec<Val> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = super::fxhash::HashSet::default();
     for r in [g(c, "refs"), g(n, "refs")] {
         for x in r.as_arr().unwrap_or(&[]) {
             let key = x.as_str().map(str::to_string);
@@ -290,7 +338,19 @@ fn merge_part(cur: &Val, next: &Val, cur_nonws: usize) -> Val {
         }
     }
     o.set("refs", Val::arr(refs));
-    o.into_val()
+    (o.into_val(), nonws, plan)
+}
+
+fn str_facts(s: Option<&str>) -> (usize, bool) {
+    match s {
+        Some(t) => (nonws_count(t), t.contains(PLAN_OPEN)),
+        None => (0, false),
+    }
+}
+
+/// Text facts of a part value.
+fn text_facts(part: &Val) -> (usize, bool) {
+    str_facts(part.get("text").and_then(Val::as_str))
 }
 
 /// Find the next `<proposed_plan\b[^>]*>(body)</proposed_plan>` match (ASCII case-insensitive)
@@ -329,6 +389,15 @@ fn next_plan_block(text: &str, from: usize) -> Option<(usize, usize, usize, usiz
 
 /// Proposed-plan materialization of one part (§3.4.3).
 pub fn materialize(part: &Val) -> Vec<Val> {
+    materialize_known(part, true)
+}
+
+/// `materialize`, skipping the text scan when the text is known not to contain
+/// `<proposed_plan` (`may_have_plan` false).
+fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
+    if !may_have_plan {
+        return vec![part.clone()];
+    }
     let Some(o) = part.as_obj() else {
         return vec![part.clone()];
     };
@@ -336,7 +405,7 @@ pub fn materialize(part: &Val) -> Vec<Val> {
         o.get("type").and_then(Val::as_str),
         o.get("text").and_then(Val::as_str),
     ) {
-        (Some("text"), Some(t)) if t.contains("<proposed_plan") => t,
+        (Some("text"), Some(t)) if t.contains(PLAN_OPEN) => t,
         _ => return vec![part.clone()],
     };
     let pid = o
@@ -380,6 +449,8 @@ pub fn materialize(part: &Val) -> Vec<Val> {
 struct Stored {
     part: Val,
     nonws: usize,
+    /// The part's text contains `<proposed_plan`.
+    has_plan: bool,
     out_start: usize,
     out_len: usize,
 }
@@ -407,12 +478,9 @@ impl MessagesAcc {
             let Some(st) = self.stored.get_mut(k) else {
                 return;
             };
-            let merged = merge_part(&st.part, &part, st.nonws);
-            st.nonws = merged
-                .get("text")
-                .and_then(Val::as_str)
-                .map(nonws_count)
-                .unwrap_or(0);
+            let (merged, nonws, has_plan) = merge_part(&st.part, &part, st.nonws, st.has_plan);
+            st.nonws = nonws;
+            st.has_plan = has_plan;
             st.part = merged;
             self.rematerialize(k);
             return;
@@ -421,16 +489,13 @@ impl MessagesAcc {
         if let Some(key) = key {
             self.groups.insert(key, k);
         }
-        let nonws = part
-            .get("text")
-            .and_then(Val::as_str)
-            .map(nonws_count)
-            .unwrap_or(0);
-        let out = materialize(&part);
+        let (nonws, has_plan) = text_facts(&part);
+        let out = materialize_known(&part, has_plan);
         let start = self.items.len();
         self.stored.push(Stored {
             part,
             nonws,
+            has_plan,
             out_start: start,
             out_len: out.len(),
         });
@@ -439,7 +504,7 @@ impl MessagesAcc {
 
     fn rematerialize(&mut self, k: usize) {
         let Some(st) = self.stored.get(k) else { return };
-        let out = materialize(&st.part);
+        let out = materialize_known(&st.part, st.has_plan);
         let (start, old_len) = (st.out_start, st.out_len);
         if out.len() == old_len {
             for (i, v) in out.into_iter().enumerate() {

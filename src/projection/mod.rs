@@ -3,7 +3,9 @@
 pub mod coding;
 pub mod collaboration;
 pub mod diagnostics;
+pub mod fxhash;
 pub mod graph;
+pub mod mcp_patch;
 pub mod messages;
 pub mod normalization;
 pub mod patch;

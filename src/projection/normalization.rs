@@ -84,7 +84,7 @@ pub fn safe_path(v: Option<&str>) -> Option<&str> {
 /// `uniqueStrings(list)`: trimmed, non-empty, first occurrence kept.
 pub fn unique_strings<'a, I: IntoIterator<Item = Option<&'a str>>>(items: I) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = super::fxhash::HashSet::default();
     for s in items.into_iter().flatten() {
         let t = js_trim(s);
         if !t.is_empty() && seen.insert(t.to_string()) {

@@ -1,7 +1,11 @@
 //! The `Projector` (incremental) and `project` (batch): one set of accumulators, fed event by
 //! event; the state document is event-only state plus the active `state.delta` repairs.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -24,9 +28,13 @@ use crate::contract::val::{deep_equal, Obj, Val};
 /// a delta path; swapped back for the real values on output).
 const SENTINEL_BASE: u32 = u32::MAX - 16;
 
-/// The incremental projector (see docs/design.md).
-pub struct Projector {
-    events: Vec<Value>,
+/// The incremental projector (see docs/design.md), owning its events.
+pub type Projector = ProjectorCore<'static>;
+
+/// The projector over events it owns (`Projector`) or borrows from the caller (batch
+/// `project`, which so never copies an event).
+pub struct ProjectorCore<'a> {
+    events: Vec<Cow<'a, Value>>,
     pos_of_ext: HashMap<u32, usize>,
     seen: HashSet<String>,
     rm: ReadModelAcc,
@@ -44,6 +52,10 @@ pub struct Projector {
     deltas: Vec<Prepared>,
     active: BTreeSet<usize>,
     active_by_area: HashMap<String, Vec<usize>>,
+    /// Bumped whenever an active delta is superseded (the active set shrank).
+    supersede_epoch: u64,
+    /// The last overlay and what it was computed from (F2: re-run only what changed).
+    overlay_cache: RefCell<Option<OverlayCache>>,
     // Patch bookkeeping.
     full_pending: bool,
     changed: bool,
@@ -51,6 +63,18 @@ pub struct Projector {
     prev_failures: Vec<Val>,
     prev_diag_len: usize,
     prev_stale: bool,
+    /// Whole-unit replacements of the previous patch (an identical one is not sent again).
+    prev_sent: Vec<(String, Val)>,
+}
+
+/// An overlay and its inputs: valid for a later call when no delta was superseded since, the
+/// units are the same and their event-only values are equal; then only deltas accepted after
+/// `next_delta` need to run, on the cached document.
+struct OverlayCache {
+    epoch: u64,
+    next_delta: usize,
+    inputs: Vec<Val>,
+    overlay: Rc<Overlay>,
 }
 
 /// What the active deltas produce, ready to overlay on the event-only state.
@@ -61,17 +85,24 @@ struct Overlay {
     side_stale: bool,
 }
 
+/// Record a whole-unit replacement of `k` by `v` in `now`; false when the previous patch sent
+/// the same value for `k` (the receiver has it already).
+fn fresh_replace(prev: &[(String, Val)], now: &mut Vec<(String, Val)>, k: &str, v: &Val) -> bool {
+    now.push((k.to_string(), v.clone()));
+    !prev.iter().any(|(pk, pv)| pk == k && deep_equal(pv, v))
+}
+
 fn ptr_keys(path: &[&'static str]) -> Vec<Seg> {
     path.iter().map(|k| Seg::Key(k)).collect()
 }
 
-impl Projector {
-    pub fn new(source_count: Option<f64>) -> Projector {
+impl<'a> ProjectorCore<'a> {
+    pub fn new(source_count: Option<f64>) -> ProjectorCore<'a> {
         let sc = Val::Num(source_count.unwrap_or(0.0));
-        Projector {
+        ProjectorCore {
             events: Vec::new(),
-            pos_of_ext: HashMap::new(),
-            seen: HashSet::new(),
+            pos_of_ext: HashMap::default(),
+            seen: HashSet::default(),
             rm: ReadModelAcc::new(sc),
             runtime: RuntimeAcc::default(),
             messages: MessagesAcc::default(),
@@ -86,19 +117,27 @@ impl Projector {
             subagents: SubagentsAcc::new(),
             deltas: Vec::new(),
             active: BTreeSet::new(),
-            active_by_area: HashMap::new(),
+            active_by_area: HashMap::default(),
+            supersede_epoch: 0,
+            overlay_cache: RefCell::new(None),
             full_pending: true,
             changed: false,
             prev_units: Vec::new(),
             prev_failures: Vec::new(),
             prev_diag_len: 0,
             prev_stale: false,
+            prev_sent: Vec::new(),
         }
     }
 
     /// Apply one event. `ext` is the index the caller uses for `Val::Event(ext)`.
     /// Ok(true) accepted, Ok(false) duplicate id, Err malformed (nothing changed).
     pub fn apply(&mut self, event: Value, ext: u32) -> Result<bool, EventError> {
+        self.apply_cow(Cow::Owned(event), ext)
+    }
+
+    /// `apply` for an owned or a borrowed event.
+    pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
         check_event(&event)?;
         let id = Ev::of(&event).id().unwrap_or("").to_string();
         if !self.seen.insert(id) {
@@ -142,7 +181,9 @@ impl Projector {
                     .collect();
                 for a in hit {
                     for i in self.active_by_area.remove(&a).unwrap_or_default() {
-                        self.active.remove(&i);
+                        if self.active.remove(&i) {
+                            self.supersede_epoch += 1;
+                        }
                     }
                 }
             }
@@ -166,7 +207,7 @@ impl Projector {
 
     /// Reset and apply `events` (`ext` = their index).
     pub fn hydrate(&mut self, events: Vec<Value>, source_count: Option<f64>) {
-        *self = Projector::new(source_count);
+        *self = Self::new(source_count);
         for (i, e) in events.into_iter().enumerate() {
             let _ = self.apply(e, i as u32);
         }
@@ -175,7 +216,7 @@ impl Projector {
 
     /// Back to the empty state (sourceCount 0).
     pub fn reset(&mut self) {
-        *self = Projector::new(None);
+        *self = Self::new(None);
     }
 
     /// Number of accepted events.
@@ -185,7 +226,10 @@ impl Projector {
 
     /// Event JSON by external index.
     pub fn event_by_ext(&self, ext: u32) -> Option<&Value> {
-        self.pos_of_ext.get(&ext).and_then(|&p| self.events.get(p))
+        self.pos_of_ext
+            .get(&ext)
+            .and_then(|&p| self.events.get(p))
+            .map(|e| &**e)
     }
 
     fn lookup(&self) -> EventLookup<'_> {
@@ -223,13 +267,18 @@ impl Projector {
 
     /// The units the active deltas need, closed over the re-sync dependencies.
     fn active_units(&self) -> Vec<String> {
-        let mut u: Vec<String> = Vec::new();
+        self.units_of(Vec::new(), self.active.iter().copied())
+    }
+
+    /// `start` plus the units of the deltas `idx`, closed over the re-sync dependencies.
+    fn units_of(&self, start: Vec<String>, idx: impl Iterator<Item = usize>) -> Vec<String> {
+        let mut u: Vec<String> = start;
         let add = |u: &mut Vec<String>, s: &str| {
             if !u.iter().any(|x| x == s) {
                 u.push(s.to_string());
             }
         };
-        for &i in &self.active {
+        for i in idx {
             if let Some(d) = self.deltas.get(i) {
                 for x in &d.units {
                     add(&mut u, x);
@@ -254,10 +303,74 @@ impl Projector {
         u
     }
 
-    fn overlay(&self) -> Option<Overlay> {
+    /// Event-only input value of an overlay unit.
+    fn unit_input(&self, u: &str) -> Val {
+        match u.strip_prefix("readModel.") {
+            Some(k) => self.rm.key_val(k),
+            None => self.unit_value(u),
+        }
+    }
+
+    /// The overlay of the active deltas (`None`: no active delta), from the cache when its
+    /// inputs are unchanged, running only the deltas accepted since.
+    fn overlay(&self) -> Option<Rc<Overlay>> {
         if self.active.is_empty() {
+            *self.overlay_cache.borrow_mut() = None;
             return None;
         }
+        let mut cache = self.overlay_cache.borrow_mut();
+        if let Some(c) = cache.as_mut() {
+            if c.epoch == self.supersede_epoch {
+                let new: Vec<usize> = self.active.range(c.next_delta..).copied().collect();
+                let units = self.units_of(c.overlay.units.clone(), new.iter().copied());
+                if units == c.overlay.units {
+                    let inputs: Vec<Val> = units.iter().map(|u| self.unit_input(u)).collect();
+                    let same = inputs.len() == c.inputs.len()
+                        && inputs
+                            .iter()
+                            .zip(c.inputs.iter())
+                            .all(|(a, b)| deep_equal(a, b));
+                    if same {
+                        if !new.is_empty() {
+                            let deltas: Vec<&Prepared> =
+                                new.iter().filter_map(|&i| self.deltas.get(i)).collect();
+                            let has = |s: &str| units.iter().any(|x| x == s);
+                            let out = state_delta::run(
+                                c.overlay.doc.clone(),
+                                &deltas,
+                                self.events.len() as f64,
+                                &self.lookup(),
+                                has("diagnostics"),
+                                has("hydration"),
+                            );
+                            let mut side_failures = c.overlay.side_failures.clone();
+                            side_failures.extend(out.side_failures);
+                            c.overlay = Rc::new(Overlay {
+                                units,
+                                doc: out.doc,
+                                side_failures,
+                                side_stale: c.overlay.side_stale || out.side_stale,
+                            });
+                        }
+                        c.next_delta = self.deltas.len();
+                        return Some(c.overlay.clone());
+                    }
+                }
+            }
+        }
+        let ov = Rc::new(self.overlay_full());
+        let inputs: Vec<Val> = ov.units.iter().map(|u| self.unit_input(u)).collect();
+        *cache = Some(OverlayCache {
+            epoch: self.supersede_epoch,
+            next_delta: self.deltas.len(),
+            inputs,
+            overlay: ov.clone(),
+        });
+        Some(ov)
+    }
+
+    /// Run all active deltas from the event-only units.
+    fn overlay_full(&self) -> Overlay {
         let units = self.active_units();
         let mut doc = Obj::new();
         let mut rm_keys: Vec<&str> = Vec::new();
@@ -294,12 +407,12 @@ impl Projector {
             has("diagnostics"),
             has("hydration"),
         );
-        Some(Overlay {
+        Overlay {
             units,
             doc: out.doc,
             side_failures: out.side_failures,
             side_stale: out.side_stale,
-        })
+        }
     }
 
     /// Output read model from the delta document (sentinels swapped back).
@@ -375,7 +488,7 @@ impl Projector {
     /// The full state document (15 keys, reference order), deltas applied.
     pub fn state(&self) -> Val {
         let ov = self.overlay();
-        self.build_state(ov.as_ref())
+        self.build_state(ov.as_deref())
     }
 
     fn sync_all(&mut self) {
@@ -417,11 +530,12 @@ impl Projector {
         }
         let ov = self.overlay();
         let units_now: Vec<String> = ov.as_ref().map(|o| o.units.clone()).unwrap_or_default();
-        let irregular = self.irregular(ov.as_ref());
+        let irregular = self.irregular(ov.as_deref());
         let prev_irregular = self.prev_units.iter().any(|u| u == "!irregular");
         if self.full_pending || irregular || prev_irregular {
-            let v = self.build_state(ov.as_ref());
+            let v = self.build_state(ov.as_deref());
             self.sync_all();
+            self.prev_sent.clear();
             self.full_pending = false;
             self.changed = false;
             self.prev_units = units_now;
@@ -453,7 +567,9 @@ impl Projector {
         }
         let is_whole = |k: &str| whole.iter().any(|u| u == k);
         let mut ops: Vec<PatchOp> = Vec::new();
-        let ovr = ov.as_ref();
+        let prev_sent = std::mem::take(&mut self.prev_sent);
+        let mut sent: Vec<(String, Val)> = Vec::new();
+        let ovr = ov.as_deref();
         let changed = self.changed;
         // runtime and hydration: small, replaced whole.
         if changed || is_whole("runtime") {
@@ -468,7 +584,10 @@ impl Projector {
         macro_rules! list {
             ($key:literal, $items:expr, $tracker:expr) => {{
                 if is_whole($key) {
-                    if let Some(v) = self.output_value($key, ovr) {
+                    if let Some(v) = self
+                        .output_value($key, ovr)
+                        .filter(|v| fresh_replace(&prev_sent, &mut sent, $key, v))
+                    {
                         ops.push(PatchOp::Replace {
                             path: ptr_keys(&[$key]),
                             value: v,
@@ -487,7 +606,10 @@ impl Projector {
         list!("graph", self.graph.items, self.graph.tracker);
         for (k, is_tools) in [("tools", true), ("actions", false)] {
             if is_whole(k) {
-                if let Some(v) = self.output_value(k, ovr) {
+                if let Some(v) = self
+                    .output_value(k, ovr)
+                    .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
+                {
                     ops.push(PatchOp::Replace {
                         path: vec![Seg::Key(if is_tools { "tools" } else { "actions" })],
                         value: v,
@@ -508,7 +630,10 @@ impl Projector {
             || filtered
             || self.prev_units.iter().any(|u| u == "!diagfiltered")
         {
-            if let Some(v) = self.output_value("diagnostics", ovr) {
+            if let Some(v) = self
+                .output_value("diagnostics", ovr)
+                .filter(|v| fresh_replace(&prev_sent, &mut sent, "diagnostics", v))
+            {
                 ops.push(PatchOp::Replace {
                     path: ptr_keys(&["diagnostics"]),
                     value: v,
@@ -552,7 +677,10 @@ impl Projector {
         self.prev_diag_len = self.diags.len();
         // Subagents.
         if is_whole("subagents") {
-            if let Some(v) = self.output_value("subagents", ovr) {
+            if let Some(v) = self
+                .output_value("subagents", ovr)
+                .filter(|v| fresh_replace(&prev_sent, &mut sent, "subagents", v))
+            {
                 ops.push(PatchOp::Replace {
                     path: ptr_keys(&["subagents"]),
                     value: v,
@@ -571,7 +699,10 @@ impl Projector {
         {
             for k in READ_MODEL_KEYS {
                 if rm_whole(k) {
-                    if let Some(v) = rmv.get(k) {
+                    if let Some(v) = rmv
+                        .get(k)
+                        .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
+                    {
                         ops.push(PatchOp::Replace {
                             path: ptr_keys(&["readModel", k]),
                             value: v.clone(),
@@ -594,13 +725,17 @@ impl Projector {
         }
         self.prev_stale = stale;
         if is_whole("ephemeralUi") {
-            if let Some(v) = self.output_value("ephemeralUi", ovr) {
+            if let Some(v) = self
+                .output_value("ephemeralUi", ovr)
+                .filter(|v| fresh_replace(&prev_sent, &mut sent, "ephemeralUi", v))
+            {
                 ops.push(PatchOp::Replace {
                     path: ptr_keys(&["ephemeralUi"]),
                     value: v,
                 });
             }
         }
+        self.prev_sent = sent;
         self.prev_units = units_now;
         if filtered {
             self.prev_units.push("!diagfiltered".into());
@@ -614,9 +749,9 @@ impl Projector {
 /// Batch projection (`projectAgentUiState`): `Val::Event(i)` is `events[i]`. Malformed events
 /// are skipped; duplicate ids keep the first occurrence.
 pub fn project(events: &[Value], source_count: Option<f64>) -> Val {
-    let mut p = Projector::new(source_count);
+    let mut p = ProjectorCore::new(source_count);
     for (i, e) in events.iter().enumerate() {
-        let _ = p.apply(e.clone(), i as u32);
+        let _ = p.apply_cow(Cow::Borrowed(e), i as u32);
     }
     p.state()
 }

@@ -2,7 +2,7 @@
 //! accumulator, kept incrementally (projections appended, earlier `action.required`
 //! projections re-projected in place when their resolution arrives).
 
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -291,11 +291,11 @@ impl ReadModelAcc {
             actions: Vec::new(),
             visible: Vec::new(),
             pending: Vec::new(),
-            pending_pos: HashMap::new(),
-            required_by_event: HashMap::new(),
-            required_by_action: HashMap::new(),
-            resolved_actions: HashSet::new(),
-            resolved_events: HashSet::new(),
+            pending_pos: HashMap::default(),
+            required_by_event: HashMap::default(),
+            required_by_action: HashMap::default(),
+            resolved_actions: HashSet::default(),
+            resolved_events: HashSet::default(),
             artifact_refs: OrderedSet::default(),
             evidence_refs: OrderedSet::default(),
             task_refs: OrderedSet::default(),
@@ -375,7 +375,7 @@ impl ReadModelAcc {
     }
 
     /// Accumulator `apply(ev)` (§3.1.1). `events` gives access to earlier events by index.
-    pub fn apply(&mut self, ev: Ev<'_>, ext: u32, events: &[Value]) {
+    pub fn apply<E: std::borrow::Borrow<Value>>(&mut self, ev: Ev<'_>, ext: u32, events: &[E]) {
         let cls = ev.cls();
         if is_action_terminal(cls) {
             let mut targets: Vec<usize> = Vec::new();
@@ -397,7 +397,7 @@ impl ReadModelAcc {
             }
             for j in targets {
                 let Some(old) = events.get(j) else { continue };
-                let oev = Ev::of(old);
+                let oev = Ev::of(old.borrow());
                 let resolved = self.is_resolved(oev);
                 let ext_j = self.ext.get(j).copied().unwrap_or(0);
                 let (p, open) = project_event(oev, ext_j, resolved);

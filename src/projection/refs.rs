@@ -1,6 +1,6 @@
 //! `artifacts` and `evidence` (spec §3.9): one reference view per id, the first event wins.
 
-use std::collections::HashSet;
+use super::fxhash::HashSet;
 
 use super::normalization::{ev_val, preview, safe_path};
 use super::patch::ListTracker;

@@ -7,7 +7,7 @@
 //! marks every earlier candidate with that actionId resolved. The answer is the top-most
 //! candidate whose effective status is defined.
 
-use std::collections::HashMap;
+use super::fxhash::HashMap;
 
 use super::normalization::ev_val;
 use super::read_model::is_action_terminal;

@@ -2,13 +2,13 @@
 //! copy-on-write application of repair patches on a document holding only the state units
 //! the active deltas touch.
 
-use std::collections::HashMap;
+use super::fxhash::HashMap;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
 use super::read_model::is_action_terminal;
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, MAX_EVENT_DEPTH};
 use crate::contract::js::is_array_index_key;
 use crate::contract::val::{Obj, Val};
 
@@ -340,13 +340,16 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
 
 /// Access to input events by external index, for `Val::Event` values inside the document.
 pub struct EventLookup<'a> {
-    pub events: &'a [Value],
+    pub events: &'a [std::borrow::Cow<'a, Value>],
     pub pos_of_ext: &'a HashMap<u32, usize>,
 }
 
 impl EventLookup<'_> {
     fn get(&self, ext: u32) -> Option<&Value> {
-        self.pos_of_ext.get(&ext).and_then(|&p| self.events.get(p))
+        self.pos_of_ext
+            .get(&ext)
+            .and_then(|&p| self.events.get(p))
+            .map(|e| &**e)
     }
 
     fn materialize(&self, v: &mut Val) {
@@ -519,15 +522,62 @@ fn assert_allowed(tokens: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Deepest nesting a delta may build in the state document (path tokens + value depth).
+pub const MAX_DELTA_DEPTH: usize = 128;
+
+/// Nesting depth of `v` (a scalar is 0, a container 1 + its deepest child), walked
+/// iteratively; stops early once it exceeds `cap`. An input event object (`Val::Event`)
+/// counts as deep as the event depth limit.
+fn val_depth(v: &Val, cap: usize) -> usize {
+    let mut max = 0;
+    let mut stack: Vec<(&Val, usize)> = vec![(v, 1)];
+    while let Some((x, d)) = stack.pop() {
+        let here = match x {
+            Val::Arr(a) => {
+                stack.extend(a.iter().map(|c| (c, d + 1)));
+                d
+            }
+            Val::Obj(o) => {
+                stack.extend(o.iter().map(|(_, c)| (c, d + 1)));
+                d
+            }
+            Val::Event(_) => d + MAX_EVENT_DEPTH - 1,
+            _ => d - 1,
+        };
+        max = max.max(here);
+        if max > cap {
+            return max;
+        }
+    }
+    max
+}
+
+/// Insert `value` at `tokens` unless the result would nest deeper than `MAX_DELTA_DEPTH`.
+fn add_checked(
+    doc: &mut Val,
+    tokens: &[String],
+    value: Val,
+    lk: &EventLookup<'_>,
+) -> Result<(), String> {
+    let room = MAX_DELTA_DEPTH.saturating_sub(tokens.len());
+    if tokens.len() > MAX_DELTA_DEPTH || val_depth(&value, room) > room {
+        return Err(format!(
+            "state.delta value nesting exceeds {MAX_DELTA_DEPTH} levels at {}",
+            pointer(tokens)
+        ));
+    }
+    add_value(doc, tokens, value, lk)
+}
+
 fn apply_op(doc: &mut Val, op: &Op, lk: &EventLookup<'_>) -> Result<(), String> {
     assert_allowed(&op.path)?;
     match op.kind {
-        OpKind::Add => add_value(doc, &op.path, op.value.clone(), lk),
+        OpKind::Add => add_checked(doc, &op.path, op.value.clone(), lk),
         OpKind::Remove => remove_value(doc, &op.path, lk),
         OpKind::Replace => {
             value_at(doc, &op.path, lk)?;
             remove_value(doc, &op.path, lk)?;
-            add_value(doc, &op.path, op.value.clone(), lk)
+            add_checked(doc, &op.path, op.value.clone(), lk)
         }
         OpKind::Test => {
             let cur = value_at(doc, &op.path, lk)?;
@@ -541,7 +591,7 @@ fn apply_op(doc: &mut Val, op: &Op, lk: &EventLookup<'_>) -> Result<(), String> 
             assert_allowed(from)?;
             let value = value_at(doc, from, lk)?;
             if op.kind == OpKind::Copy {
-                return add_value(doc, &op.path, value, lk);
+                return add_checked(doc, &op.path, value, lk);
             }
             if from.len() < op.path.len() && op.path.starts_with(from) {
                 return Err(format!(
@@ -551,7 +601,7 @@ fn apply_op(doc: &mut Val, op: &Op, lk: &EventLookup<'_>) -> Result<(), String> 
                 ));
             }
             remove_value(doc, from, lk)?;
-            add_value(doc, &op.path, value, lk)
+            add_checked(doc, &op.path, value, lk)
         }
     }
 }
@@ -577,7 +627,7 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
         _ => return Err("refs.map is not a function".into()),
     };
     let mut out: Vec<Val> = Vec::with_capacity(list.len());
-    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut by_id: HashMap<String, usize> = HashMap::default();
     let key = |v: &Val| -> Option<String> {
         match v {
             Val::Undef => Some("u".into()),

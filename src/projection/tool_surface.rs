@@ -2,10 +2,12 @@
 //! family lists maintained incrementally; the MCP surface rebuilt from the (small) MCP call list
 //! only when an MCP call changed.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use super::mcp_patch::McpPatch;
 use super::normalization::{
     defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
     read_string_field, truncate_text, unique_strings,
@@ -382,7 +384,7 @@ pub struct ToolSurfaceAcc {
     family_dirty: bool,
     mcp_calls: BTreeSet<usize>,
     mcp: Option<Val>,
-    mcp_dirty: bool,
+    mcp_patch: McpPatch,
     any_event: bool,
 }
 
@@ -541,7 +543,7 @@ impl ToolSurfaceAcc {
                     evidence_refs,
                     first_event_id: ev_val(ev, "id"),
                     event_ids: Vec::new(),
-                    event_id_set: HashSet::new(),
+                    event_id_set: HashSet::default(),
                     events: vec![event_view(ev)],
                     skill_slug,
                     mcp: Val::Undef,
@@ -662,7 +664,7 @@ impl ToolSurfaceAcc {
         if has_mcp || had_mcp {
             self.mcp_calls.insert(pos);
             self.mcp = None;
-            self.mcp_dirty = true;
+            self.mcp_patch.update(pos, &c.mcp);
         }
     }
 
@@ -710,73 +712,84 @@ impl ToolSurfaceAcc {
                     .collect(),
             )
         };
-        let mut servers: Vec<(String, Obj, Vec<String>, HashSet<String>)> = Vec::new();
+        if tools.is_empty() {
+            return empty_mcp();
+        }
+        // One aggregate per server, in first-appearance order; the status fold of the
+        // reference, kept in plain fields and turned into an object once per server.
+        struct Server<'a> {
+            id: &'a str,
+            status: Option<Val>,
+            tools: f64,
+            active: f64,
+            failed: f64,
+            event_ids: Vec<&'a str>,
+        }
+        let mut servers: Vec<Server<'_>> = Vec::new();
+        let mut seen_ids: HashSet<(usize, &str)> = HashSet::default();
         for t in &tools {
-            let sid = t
-                .get("serverId")
-                .and_then(Val::as_str)
-                .unwrap_or("")
-                .to_string();
+            let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("");
             let st = t.get("status").cloned().unwrap_or_default();
             let s = st.as_str().unwrap_or("");
-            let pos = match servers.iter().position(|e| e.0 == sid) {
+            let pos = match servers.iter().position(|e| e.id == sid) {
                 Some(p) => p,
                 None => {
-                    servers.push((sid.clone(), Obj::new(), Vec::new(), HashSet::new()));
+                    servers.push(Server {
+                        id: sid,
+                        status: None,
+                        tools: 0.0,
+                        active: 0.0,
+                        failed: 0.0,
+                        event_ids: Vec::new(),
+                    });
                     servers.len() - 1
                 }
             };
             let Some(e) = servers.get_mut(pos) else {
                 continue;
             };
-            let cur_status = e.1.get("status").cloned();
-            let cur_s = cur_status.as_ref().and_then(Val::as_str);
-            let fresh = cur_status.is_none();
-            let next = if matches!(s, "failed" | "blocked") {
-                st.clone()
+            let running = matches!(s, "running" | "pending");
+            let failing = matches!(s, "failed" | "blocked");
+            let cur_s = e.status.as_ref().and_then(Val::as_str);
+            let next = if failing {
+                st
             } else if matches!(cur_s, Some("failed" | "blocked")) {
-                cur_status.clone().unwrap_or_default()
-            } else if matches!(s, "running" | "pending") || fresh {
-                st.clone()
+                e.status.take().unwrap_or_default()
+            } else if running || e.status.is_none() {
+                st
             } else {
-                or_nullish(cur_status.clone().unwrap_or_default(), || st.clone())
+                or_nullish(e.status.take().unwrap_or_default(), || st)
             };
-            let n = |k: &str| e.1.get(k).and_then(Val::as_f64).unwrap_or(0.0);
-            let tc = n("toolCount") + 1.0;
-            let ac = n("activeToolCount")
-                + if matches!(s, "running" | "pending") {
-                    1.0
-                } else {
-                    0.0
-                };
-            let fc = n("failedToolCount")
-                + if matches!(s, "failed" | "blocked") {
-                    1.0
-                } else {
-                    0.0
-                };
+            e.status = Some(next);
+            e.tools += 1.0;
+            if running {
+                e.active += 1.0;
+            }
+            if failing {
+                e.failed += 1.0;
+            }
             for x in t.get("eventIds").and_then(Val::as_arr).unwrap_or(&[]) {
                 if let Some(x) = x.as_str() {
                     let x = js_trim(x);
-                    if !x.is_empty() && e.3.insert(x.to_string()) {
-                        e.2.push(x.to_string());
+                    if !x.is_empty() && seen_ids.insert((pos, x)) {
+                        e.event_ids.push(x);
                     }
                 }
             }
-            e.1 = Obj::new()
-                .k("id", Val::str(&sid))
-                .k("label", Val::str(&sid))
-                .k("status", next)
-                .k("toolCount", Val::Num(tc))
-                .k("activeToolCount", Val::Num(ac))
-                .k("failedToolCount", Val::Num(fc));
-        }
-        if tools.is_empty() {
-            return empty_mcp();
         }
         let servers: Vec<Val> = servers
             .into_iter()
-            .map(|(_, o, ids, _)| o.k("eventIds", Val::str_arr(&ids)).into_val())
+            .map(|e| {
+                Obj::with_capacity(7)
+                    .k("id", Val::str(e.id))
+                    .k("label", Val::str(e.id))
+                    .k("status", e.status.unwrap_or_default())
+                    .k("toolCount", Val::Num(e.tools))
+                    .k("activeToolCount", Val::Num(e.active))
+                    .k("failedToolCount", Val::Num(e.failed))
+                    .k("eventIds", Val::str_arr(&e.event_ids))
+                    .into_val()
+            })
             .collect();
         Obj::new()
             .k("hasMcp", Val::Bool(true))
@@ -784,7 +797,7 @@ impl ToolSurfaceAcc {
             .k("activeToolIds", ids(&|s| s == "running" || s == "pending"))
             .k("failedToolIds", ids(&|s| s == "failed" || s == "blocked"))
             .k("completedToolIds", ids(&|s| s == "completed"))
-            .k("tools", Val::arr(tools.clone()))
+            .k("tools", Val::arr(tools))
             .into_val()
     }
 
@@ -825,14 +838,9 @@ impl ToolSurfaceAcc {
             });
             self.family_dirty = false;
         }
-        if self.mcp_dirty {
-            let m = self.mcp_model();
-            out.push(PatchOp::Replace {
-                path: vec![Seg::Key("mcp")],
-                value: m,
-            });
-            self.mcp_dirty = false;
-        }
+        let mut patch = std::mem::take(&mut self.mcp_patch);
+        patch.patch_ops(|| self.mcp_model(), out);
+        self.mcp_patch = patch;
     }
 
     pub fn sync(&mut self) {
@@ -841,7 +849,7 @@ impl ToolSurfaceAcc {
             l.tracker.sync(l.items.len());
         }
         self.family_dirty = false;
-        self.mcp_dirty = false;
+        self.mcp_patch.sync();
     }
 }
 

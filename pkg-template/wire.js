@@ -102,9 +102,18 @@ export function applyPatch(prev, patch, events) {
     }
     let list = parent[last];
     if (!fresh.has(list)) {
-      list = Array.isArray(list) ? list.slice(0, op.len) : [];
+      // Copy once, appending the new slots in the same step: `concat` allocates the final size,
+      // where `slice` + append would copy the whole array a second time to grow it.
+      const old = Array.isArray(list) ? list : [];
+      const keep = Math.min(old.length, op.len);
+      const tail = [];
+      for (const [i, v] of op.set) if (i >= keep) tail[i - keep] = decodeWire(v, events);
+      list = (keep === old.length ? old : old.slice(0, keep)).concat(tail);
+      if (list.length < op.len) list.length = op.len;
       fresh.add(list);
       setOwn(parent, last, list);
+      for (const [i, v] of op.set) if (i < keep) list[i] = decodeWire(v, events);
+      continue;
     }
     if (list.length > op.len) list.length = op.len;
     for (const [i, v] of op.set) list[i] = decodeWire(v, events);

@@ -136,6 +136,8 @@ function strictEqualInPage({ k, fromProjector = false }) {
 test("the page loads with no console errors and shows the first fixture", opts, async () => {
   const { page, errors } = await open("/");
   assert.ok((await num(page, "event-count")) > 0);
+  // The playground projects with secret redaction on (the package offers the option).
+  assert.match(await page.getByTestId("redact").innerText(), /redactSecrets: on/);
   assert.equal(await num(page, "step"), 0);
   await page.getByTestId("btn-fwd").click();
   await page.getByTestId("btn-fwd").click();

@@ -2,10 +2,9 @@
 //! and patch replay all deep-equal the reference's `projectAgentUiState` output.
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
-use agent_runtime_projection::projection::patch::{Patch, PatchOp, Seg};
+use agent_runtime_projection::projection::patch::Patch;
 use agent_runtime_projection::projection::{project, Projector};
 use serde_json::Value;
 
@@ -79,37 +78,10 @@ fn diff(ours: &Val, gold: &Val, events: &[Value], path: &str) -> Option<String> 
     }
 }
 
-/// The JS patch applier, emulated on `Val`.
+/// The JS patch applier, emulated on `Val` (`Patch::apply_to`).
 fn apply_patch(state: &mut Val, patch: &Patch) {
-    for op in &patch.ops {
-        let path = match op {
-            PatchOp::Replace { path, .. } | PatchOp::List { path, .. } => path,
-        };
-        let mut cur: &mut Val = state;
-        for seg in path {
-            cur = match (cur, seg) {
-                (Val::Obj(o), Seg::Key(k)) => {
-                    let o = Rc::make_mut(o);
-                    if !o.contains_key(k) {
-                        o.set(*k, Val::Undef);
-                    }
-                    o.get_mut(k).expect("key")
-                }
-                (Val::Arr(a), Seg::Index(i)) => Rc::make_mut(a).get_mut(*i).expect("index"),
-                _ => panic!("bad patch path {path:?}"),
-            };
-        }
-        match op {
-            PatchOp::Replace { value, .. } => *cur = value.clone(),
-            PatchOp::List { len, set, .. } => {
-                let mut items: Vec<Val> = cur.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
-                items.resize(*len, Val::Undef);
-                for (i, v) in set {
-                    items[*i] = v.clone();
-                }
-                *cur = Val::arr(items);
-            }
-        }
+    if let Err(e) = patch.apply_to(state) {
+        panic!("{e}");
     }
 }
 

@@ -81,6 +81,51 @@ impl Patch {
     }
 }
 
+impl Patch {
+    /// Apply this patch to `state` the way the JS wrapper does (`pkg-template/wire.js`), on
+    /// `Val`s: the reference applier for tests and fuzzing. A missing object key on a path is
+    /// created as `undefined`; `Err` names the first path that does not fit the state.
+    pub fn apply_to(&self, state: &mut Val) -> Result<(), String> {
+        for op in &self.ops {
+            let path = match op {
+                PatchOp::Replace { path, .. } | PatchOp::List { path, .. } => path,
+            };
+            let mut cur: &mut Val = state;
+            for seg in path {
+                cur = match (cur, seg) {
+                    (Val::Obj(o), Seg::Key(k)) => {
+                        let o = std::rc::Rc::make_mut(o);
+                        if !o.contains_key(k) {
+                            o.set(*k, Val::Undef);
+                        }
+                        o.get_mut(k)
+                            .ok_or_else(|| format!("bad patch path {path:?}"))?
+                    }
+                    (Val::Arr(a), Seg::Index(i)) => std::rc::Rc::make_mut(a)
+                        .get_mut(*i)
+                        .ok_or_else(|| format!("bad patch path {path:?}"))?,
+                    _ => return Err(format!("bad patch path {path:?}")),
+                };
+            }
+            match op {
+                PatchOp::Replace { value, .. } => *cur = value.clone(),
+                PatchOp::List { len, set, .. } => {
+                    let mut items: Vec<Val> = cur.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
+                    items.resize(*len, Val::Undef);
+                    for (i, v) in set {
+                        let slot = items
+                            .get_mut(*i)
+                            .ok_or_else(|| format!("slot {i} past length {len}"))?;
+                        *slot = v.clone();
+                    }
+                    *cur = Val::arr(items);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 fn write_path(path: &[Seg], out: &mut String) {
     out.push('[');
     for (i, s) in path.iter().enumerate() {

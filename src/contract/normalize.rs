@@ -58,28 +58,13 @@
 use serde_json::{Map, Value};
 
 use super::constants::AGENT_RUNTIME_EVENT_SCHEMA_VERSION;
+use super::event::EVENT_FIELDS;
 
-/// Scope ids copied from the envelope unchanged (the event model's id fields).
-const SCOPE_FIELDS: [&str; 18] = [
-    "threadId",
-    "turnId",
-    "taskId",
-    "subagentId",
-    "runId",
-    "stepId",
-    "toolCallId",
-    "actionId",
-    "workerId",
-    "channelId",
-    "handoffId",
-    "reviewId",
-    "traceId",
-    "spanId",
-    "attemptId",
-    "artifactId",
-    "evidenceId",
-    "phase",
-];
+/// Scope ids (and `phase`) copied from the envelope unchanged: the event model's fields from
+/// `threadId` through `phase`.
+fn scope_fields() -> &'static [&'static str] {
+    EVENT_FIELDS.get(8..26).unwrap_or(&[])
+}
 
 /// The `kind` an envelope class maps to (see the module table).
 pub fn kind_for_class(class: &str) -> &'static str {
@@ -177,7 +162,7 @@ pub fn normalize_runtime_event(v: &Value) -> Value {
     if let Some(x) = env.get("sequence") {
         out.insert("sequence".into(), x.clone());
     }
-    for f in SCOPE_FIELDS {
+    for &f in scope_fields() {
         if let Some(x) = env.get(f) {
             out.insert(f.into(), x.clone());
         }

@@ -57,6 +57,27 @@ fn message_id(ev: Ev<'_>) -> Val {
     }
 }
 
+/// A tool-preview, artifact-card or evidence-citation part: `text = detail ?? title`, the
+/// failed/available state and one id key of its own (all keys [K]).
+fn card_part(
+    ev: Ev<'_>,
+    ty: &'static str,
+    (id_key, id_val): (&'static str, Val),
+    id: Val,
+    created: Val,
+    refs: Val,
+) -> Obj {
+    Obj::new()
+        .k("type", Val::str(ty))
+        .k("partId", id.clone())
+        .k("text", detail_or_title(ev))
+        .k("state", avail_state(ev))
+        .k(id_key, id_val)
+        .k("sourceEventId", id)
+        .k("createdAt", created)
+        .k("refs", refs)
+}
+
 fn avail_state(ev: Ev<'_>) -> Val {
     Val::str(if ev.status() == Some("failed") {
         "failed"
@@ -128,41 +149,31 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .k("createdAt", created)
             .k("refs", refs)
     } else if cls == "tool.result" || cls == "tool.failed" {
-        Obj::new()
-            .k("type", Val::str("tool-preview"))
-            .k("partId", id.clone())
-            .k("text", detail_or_title(ev))
-            .k("state", avail_state(ev))
-            .k("toolCallId", ev_val(ev, "toolCallId"))
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs)
+        card_part(
+            ev,
+            "tool-preview",
+            ("toolCallId", ev_val(ev, "toolCallId")),
+            id,
+            created,
+            refs,
+        )
     } else if cls == "artifact.changed" || kind == "draft" {
         let aid = or_nullish(ev_val(ev, "artifactId"), || {
             Val::opt_str(ev.str_list("artifactRefs").first().copied())
         });
-        Obj::new()
-            .k("type", Val::str("artifact-card"))
-            .k("partId", id.clone())
-            .k("text", detail_or_title(ev))
-            .k("state", avail_state(ev))
-            .k("artifactId", aid)
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs)
+        card_part(ev, "artifact-card", ("artifactId", aid), id, created, refs)
     } else if cls == "evidence.changed" || kind == "evidence" {
         let eid = or_nullish(ev_val(ev, "evidenceId"), || {
             Val::opt_str(ev.str_list("evidenceRefs").first().copied())
         });
-        Obj::new()
-            .k("type", Val::str("evidence-citation"))
-            .k("partId", id.clone())
-            .k("text", detail_or_title(ev))
-            .k("state", avail_state(ev))
-            .k("evidenceId", eid)
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs)
+        card_part(
+            ev,
+            "evidence-citation",
+            ("evidenceId", eid),
+            id,
+            created,
+            refs,
+        )
     } else if cls == "runtime.error"
         || cls == "snapshot.updated"
         || ev.str("owner") == Some("diagnostics")

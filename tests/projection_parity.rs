@@ -3,32 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
-use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
+use agent_runtime_projection::contract::val::{deep_equal, Val};
 use agent_runtime_projection::projection::patch::Patch;
 use agent_runtime_projection::projection::{project, Projector};
 use serde_json::Value;
 
+mod common;
+use common::decode;
+
 fn reference_dir() -> Option<PathBuf> {
     let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity");
     d.is_dir().then_some(d)
-}
-
-/// Golden JSON to `Val`, decoding `{"$undefined": true}`.
-fn decode(v: &Value) -> Val {
-    match v {
-        Value::Object(m) if m.len() == 1 && m.get("$undefined") == Some(&Value::Bool(true)) => {
-            Val::Undef
-        }
-        Value::Object(m) => {
-            let mut o = Obj::new();
-            for (k, x) in m {
-                o.set_dyn(k, decode(x));
-            }
-            o.into_val()
-        }
-        Value::Array(a) => Val::arr(a.iter().map(decode).collect()),
-        other => Val::from_json(other),
-    }
 }
 
 /// Deep equality of our output against a decoded golden; `Val::Event(i)` is `events[i]`.

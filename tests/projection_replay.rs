@@ -4,11 +4,14 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
+use agent_runtime_projection::contract::val::{deep_equal, Val};
 use agent_runtime_projection::projection::coding::project_coding_workbench_view;
 use agent_runtime_projection::projection::coding::project_coding_workbench_view_with;
 use agent_runtime_projection::projection::replay::{replay_agent_ui_fixture, replay_with};
 use serde_json::Value;
+
+mod common;
+use common::decode;
 
 fn fixtures() -> Vec<(String, Value)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity/fixtures");
@@ -61,24 +64,6 @@ fn as_sent(v: &Value) -> Value {
                 .collect(),
         ),
         other => other.clone(),
-    }
-}
-
-/// Decode the goldens' `{"$undefined": true}` marker into `Val::Undef`.
-fn decode(v: &Value) -> Val {
-    match v {
-        Value::Object(m) if m.len() == 1 && m.get("$undefined") == Some(&Value::Bool(true)) => {
-            Val::Undef
-        }
-        Value::Object(m) => {
-            let mut o = Obj::new();
-            for (k, x) in m {
-                o.set_dyn(k, decode(x));
-            }
-            o.into_val()
-        }
-        Value::Array(a) => Val::arr(a.iter().map(decode).collect()),
-        other => Val::from_json(other),
     }
 }
 

@@ -12,6 +12,9 @@ use agent_runtime_projection::projection::subagents::{
 };
 use serde_json::Value;
 
+mod common;
+use common::decode;
+
 fn reference_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity");
     if dir.is_dir() {
@@ -51,24 +54,6 @@ fn goldens() -> Vec<(String, Vec<Value>, Value)> {
         }
     }
     out
-}
-
-/// Decode the goldens' `{"$undefined": true}` marker into `Val::Undef`.
-fn decode(v: &Value) -> Val {
-    match v {
-        Value::Object(m) if m.len() == 1 && m.get("$undefined") == Some(&Value::Bool(true)) => {
-            Val::Undef
-        }
-        Value::Object(m) => {
-            let mut o = Obj::new();
-            for (k, x) in m {
-                o.set_dyn(k, decode(x));
-            }
-            o.into_val()
-        }
-        Value::Array(a) => Val::arr(a.iter().map(decode).collect()),
-        other => Val::from_json(other),
-    }
 }
 
 /// Keys of `threads[i]` that a `state.delta` on `projection.subagents` replaces in the batch

@@ -1,51 +1,16 @@
 //! Bindings under wasm-bindgen-test in Node (`cargo test --target wasm32-unknown-unknown --test wasm_node`).
 #![cfg(target_arch = "wasm32")]
 
-use wasm_bindgen_test::wasm_bindgen_test;
-
 mod wasm_cases;
 
-#[wasm_bindgen_test]
-fn constants_are_complete() {
-    wasm_cases::constants_are_complete();
-}
-
-#[wasm_bindgen_test]
-fn fixtures_validate_and_verify_clean() {
-    wasm_cases::fixtures_validate_and_verify_clean();
-}
-
-#[wasm_bindgen_test]
-fn validators_report_issues_in_order() {
-    wasm_cases::validators_report_issues_in_order();
-}
-
-#[wasm_bindgen_test]
-fn sequence_verifier_is_incremental() {
-    wasm_cases::sequence_verifier_is_incremental();
-}
-
-#[wasm_bindgen_test]
-fn terminal_helpers() {
-    wasm_cases::terminal_helpers();
-}
-
-#[wasm_bindgen_test]
-fn projector_matches_batch() {
-    wasm_cases::projector_matches_batch();
-}
-
-#[wasm_bindgen_test]
-fn bad_input_is_refused_without_change() {
-    wasm_cases::bad_input_is_refused_without_change();
-}
-
-#[wasm_bindgen_test]
-fn input_buffer_handles_non_ascii() {
-    wasm_cases::input_buffer_handles_non_ascii();
-}
-
-#[wasm_bindgen_test]
-fn large_input_buffer_is_released() {
-    wasm_cases::large_input_buffer_is_released();
-}
+wasm_case_tests!(
+    constants_are_complete,
+    fixtures_validate_and_verify_clean,
+    validators_report_issues_in_order,
+    sequence_verifier_is_incremental,
+    terminal_helpers,
+    projector_matches_batch,
+    bad_input_is_refused_without_change,
+    input_buffer_handles_non_ascii,
+    large_input_buffer_is_released,
+);

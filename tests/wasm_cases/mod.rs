@@ -211,3 +211,17 @@ pub fn large_input_buffer_is_released() {
     api::verify_sequence(small).expect("verify");
     assert!(input_capacity() > 0, "a small buffer is kept");
 }
+
+/// Registers every shared case as a `#[wasm_bindgen_test]` in the including test file, so the
+/// Node and Chromium runs list the cases once.
+#[macro_export]
+macro_rules! wasm_case_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[wasm_bindgen_test::wasm_bindgen_test]
+            fn $name() {
+                wasm_cases::$name();
+            }
+        )*
+    };
+}

@@ -5,7 +5,7 @@
 //! - [`projection`]: the reducer (batch and incremental), one module per state field;
 //! - [`generator`]: deterministic realistic event streams for benchmarks and tests;
 //! - `wasm` (wasm32 only): the wasm-bindgen bindings.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod contract;
 pub mod generator;

@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::js::{has_content, js_trim};
+use super::val::Val;
 
 /// Every field of `AgentRuntimeExecutionEvent`, in declaration order.
 pub const EVENT_FIELDS: [&str; 35] = [
@@ -129,37 +130,114 @@ pub fn json_depth(v: &Value) -> usize {
     max
 }
 
-/// Check that a parsed JSON value is a well-formed event for projection.
+/// Position of a known event field in [`EVENT_FIELDS`] (one string match, no hashing).
+pub fn field_slot(k: &str) -> Option<usize> {
+    Some(match k {
+        "id" => 0,
+        "kind" => 1,
+        "status" => 2,
+        "eventClass" => 3,
+        "owner" => 4,
+        "schemaVersion" => 5,
+        "sequence" => 6,
+        "runtimeId" => 7,
+        "threadId" => 8,
+        "turnId" => 9,
+        "taskId" => 10,
+        "subagentId" => 11,
+        "runId" => 12,
+        "stepId" => 13,
+        "toolCallId" => 14,
+        "actionId" => 15,
+        "workerId" => 16,
+        "channelId" => 17,
+        "handoffId" => 18,
+        "reviewId" => 19,
+        "traceId" => 20,
+        "spanId" => 21,
+        "attemptId" => 22,
+        "artifactId" => 23,
+        "evidenceId" => 24,
+        "phase" => 25,
+        "title" => 26,
+        "detail" => 27,
+        "refIds" => 28,
+        "artifactRefs" => 29,
+        "evidenceRefs" => 30,
+        "payload" => 31,
+        "model" => 32,
+        "createdAt" => 33,
+        "completedAt" => 34,
+        _ => return None,
+    })
+}
+
+const SLOT_SEQUENCE: usize = 6;
+const SLOT_PAYLOAD: usize = 31;
+const SLOT_REFS: [usize; 3] = [28, 29, 30];
+
+/// Whether a value nests deeper than `limit` levels (the value itself is level 1). Recursion is
+/// bounded by `limit + 1` frames.
+fn deeper_than(v: &Value, limit: usize) -> bool {
+    match v {
+        Value::Array(a) => limit == 0 || a.iter().any(|c| deeper_than(c, limit - 1)),
+        Value::Object(m) => limit == 0 || m.values().any(|c| deeper_than(c, limit - 1)),
+        _ => false,
+    }
+}
+
+/// Check that a parsed JSON value is a well-formed event for projection. One pass over the
+/// event's members; when several fields are wrong, the error names the first in the order
+/// id, the string fields (declaration order), sequence, the reference arrays, nesting.
 pub fn check_event(v: &Value) -> Result<(), EventError> {
     let m = v
         .as_object()
         .ok_or_else(|| err("Runtime event must be an object."))?;
-    match m.get("id") {
-        Some(Value::String(s)) if !s.is_empty() => {}
-        _ => return Err(err("Runtime event id must be a non-empty string.")),
-    }
-    for f in STRING_FIELDS {
-        match m.get(f) {
-            None | Some(Value::Null) | Some(Value::String(_)) => {}
-            Some(_) => return Err(err(format!("Runtime event field '{f}' must be a string."))),
-        }
-    }
-    match m.get("sequence") {
-        None | Some(Value::Null) | Some(Value::Number(_)) => {}
-        Some(_) => return Err(err("Runtime event field 'sequence' must be a number.")),
-    }
-    for f in REF_FIELDS {
-        match m.get(f) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
-            Some(_) => {
-                return Err(err(format!(
-                    "Runtime event field '{f}' must be an array of strings."
-                )))
+    // Rank of the first failure found so far (lower ranks are reported first).
+    let mut worst: Option<(usize, usize)> = None;
+    let mut fail = |rank: usize, slot: usize| match worst {
+        Some((r, _)) if r <= rank => {}
+        _ => worst = Some((rank, slot)),
+    };
+    let mut id_ok = false;
+    let mut containers = false;
+    for (k, x) in m {
+        let Some(slot) = field_slot(k) else {
+            containers |= matches!(x, Value::Array(_) | Value::Object(_));
+            continue;
+        };
+        match slot {
+            0 => id_ok = matches!(x, Value::String(s) if !s.is_empty()),
+            SLOT_SEQUENCE => {
+                if !matches!(x, Value::Null | Value::Number(_)) {
+                    fail(100, slot);
+                }
+            }
+            SLOT_PAYLOAD => containers |= matches!(x, Value::Array(_) | Value::Object(_)),
+            s if SLOT_REFS.contains(&s) => match x {
+                Value::Null => {}
+                Value::Array(a) if a.iter().all(Value::is_string) => {}
+                _ => fail(101 + s, slot),
+            },
+            _ => {
+                if !matches!(x, Value::Null | Value::String(_)) {
+                    fail(slot, slot);
+                }
             }
         }
     }
-    if json_depth(v) > MAX_EVENT_DEPTH {
+    if !id_ok {
+        return Err(err("Runtime event id must be a non-empty string."));
+    }
+    if let Some((rank, slot)) = worst {
+        let f = EVENT_FIELDS.get(slot).copied().unwrap_or("");
+        return Err(err(match rank {
+            100 => "Runtime event field 'sequence' must be a number.".to_string(),
+            r if r > 100 => format!("Runtime event field '{f}' must be an array of strings."),
+            _ => format!("Runtime event field '{f}' must be a string."),
+        }));
+    }
+    if containers && deeper_than(v, MAX_EVENT_DEPTH) {
         return Err(err(format!(
             "Runtime event nesting exceeds the limit of {MAX_EVENT_DEPTH} levels."
         )));
@@ -175,37 +253,111 @@ pub fn parse_event(text: &str) -> Result<Value, EventError> {
     Ok(v)
 }
 
+/// Members of a small object are found by a linear scan (no key hashing); larger objects use
+/// the map's index.
+const SMALL_OBJECT: usize = 16;
+
+/// `rec[k]` for a JSON object, cheap on the small objects events are made of.
+#[inline]
+pub fn obj_get<'a>(rec: &'a Map<String, Value>, k: &str) -> Option<&'a Value> {
+    if rec.len() <= SMALL_OBJECT {
+        rec.iter().find(|(kk, _)| kk.as_str() == k).map(|(_, v)| v)
+    } else {
+        rec.get(k)
+    }
+}
+
+/// One event's known fields, located once (see [`Ev::indexed`]), and their output values made
+/// once and shared by every view that copies them (one string allocation per field, not one
+/// per view).
+pub struct EvIndex<'a> {
+    fields: [Option<&'a Value>; EVENT_FIELDS.len()],
+    vals: [std::cell::OnceCell<Val>; EVENT_FIELDS.len()],
+}
+
+impl<'a> EvIndex<'a> {
+    pub fn new(map: &'a Map<String, Value>) -> EvIndex<'a> {
+        let mut fields = [None; EVENT_FIELDS.len()];
+        for (k, v) in map {
+            if let Some(slot) = fields.get_mut(field_slot(k).unwrap_or(usize::MAX)) {
+                *slot = Some(v);
+            }
+        }
+        EvIndex {
+            fields,
+            vals: std::array::from_fn(|_| std::cell::OnceCell::new()),
+        }
+    }
+}
+
 /// Typed read access to an event object, with the reference's JS semantics.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Ev<'a> {
     pub map: &'a Map<String, Value>,
+    index: Option<&'a EvIndex<'a>>,
+}
+
+impl std::fmt::Debug for Ev<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ev").field("map", self.map).finish()
+    }
 }
 
 static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
 
 impl<'a> Ev<'a> {
     pub fn new(map: &'a Map<String, Value>) -> Ev<'a> {
-        Ev { map }
+        Ev { map, index: None }
+    }
+
+    /// An `Ev` whose field reads go through `index` (built over the same `map`).
+    pub fn indexed(map: &'a Map<String, Value>, index: &'a EvIndex<'a>) -> Ev<'a> {
+        Ev {
+            map,
+            index: Some(index),
+        }
     }
 
     /// An `Ev` over a JSON value; non-objects read as an empty event.
     pub fn of(v: &'a Value) -> Ev<'a> {
         match v.as_object() {
-            Some(m) => Ev { map: m },
-            None => Ev {
-                map: EMPTY.get_or_init(Map::new),
-            },
+            Some(m) => Ev::new(m),
+            None => Ev::new(EMPTY.get_or_init(Map::new)),
         }
     }
 
     /// Raw field value (`None` when absent).
+    #[inline]
     pub fn get(&self, k: &str) -> Option<&'a Value> {
-        self.map.get(k)
+        if let Some(ix) = self.index {
+            if let Some(slot) = field_slot(k) {
+                return ix.fields.get(slot).copied().flatten();
+            }
+        }
+        obj_get(self.map, k)
+    }
+
+    /// The field as an output value (`undefined` when absent); strings are shared between
+    /// calls on an indexed event.
+    pub fn val(&self, k: &str) -> Val {
+        if let (Some(ix), Some(slot)) = (self.index, field_slot(k)) {
+            let (Some(field), Some(cell)) = (ix.fields.get(slot), ix.vals.get(slot)) else {
+                return Val::Undef;
+            };
+            return match field {
+                None => Val::Undef,
+                Some(v) => cell.get_or_init(|| Val::from_json(v)).clone(),
+            };
+        }
+        match self.get(k) {
+            None => Val::Undef,
+            Some(v) => Val::from_json(v),
+        }
     }
 
     /// Field if it is a string (`typeof === "string"`).
     pub fn str(&self, k: &str) -> Option<&'a str> {
-        self.map.get(k).and_then(Value::as_str)
+        self.get(k).and_then(Value::as_str)
     }
 
     /// Field if it is a non-empty string (JS truthy string).
@@ -215,12 +367,12 @@ impl<'a> Ev<'a> {
 
     /// Field is present and not null (`ev.k != null`).
     pub fn present(&self, k: &str) -> bool {
-        !matches!(self.map.get(k), None | Some(Value::Null))
+        !matches!(self.get(k), None | Some(Value::Null))
     }
 
     /// JS truthiness of a field.
     pub fn truthy(&self, k: &str) -> bool {
-        match self.map.get(k) {
+        match self.get(k) {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(Value::Number(n)) => n.as_f64().map(|x| x != 0.0 && !x.is_nan()).unwrap_or(false),
@@ -248,12 +400,12 @@ impl<'a> Ev<'a> {
 
     /// `ev.payload` if it is a record.
     pub fn payload(&self) -> Option<&'a Map<String, Value>> {
-        self.map.get("payload").and_then(Value::as_object)
+        self.get("payload").and_then(Value::as_object)
     }
 
     /// A payload field (payload must be a record).
     pub fn payload_get(&self, k: &str) -> Option<&'a Value> {
-        self.payload().and_then(|p| p.get(k))
+        self.payload().and_then(|p| obj_get(p, k))
     }
 
     /// `rawStr(ev, k1, k2, ...)`: first payload string with non-blank content, untrimmed.
@@ -264,7 +416,7 @@ impl<'a> Ev<'a> {
 
     /// A string array field (`ev.artifactRefs ?? []`); non-string items are skipped.
     pub fn str_list(&self, k: &str) -> Vec<&'a str> {
-        match self.map.get(k) {
+        match self.get(k) {
             Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         }
@@ -282,14 +434,14 @@ impl<'a> Ev<'a> {
 /// First key of a record whose value is a string with non-blank content, untrimmed.
 pub fn raw_str_in<'a>(rec: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
     keys.iter()
-        .filter_map(|k| rec.get(*k).and_then(Value::as_str))
+        .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
         .find(|s| has_content(s))
 }
 
 /// `readStringField(rec, keys)`: first non-blank string, trimmed.
 pub fn trim_str_in<'a>(rec: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
     keys.iter()
-        .filter_map(|k| rec.get(*k).and_then(Value::as_str))
+        .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
         .map(js_trim)
         .find(|s| !s.is_empty())
 }

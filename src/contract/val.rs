@@ -153,6 +153,11 @@ impl Obj {
     }
 
     fn insert_new(&mut self, k: Key, v: Val) {
+        // Objects are built key by key: start with room for a typical output object (one
+        // allocation instead of growing 4 -> 8 -> 16).
+        if self.entries.capacity() == 0 {
+            self.entries.reserve(8);
+        }
         // Fast path: an array-index key starts with an ASCII digit.
         if !k.as_bytes().first().is_some_and(u8::is_ascii_digit) {
             self.entries.push((k, v));

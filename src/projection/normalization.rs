@@ -159,10 +159,7 @@ pub fn ev_str(ev: Ev<'_>, k: &str) -> Val {
 
 /// A field of the event as a `Val`, JSON kept (null stays null; absent is `Undef`).
 pub fn ev_val(ev: Ev<'_>, k: &str) -> Val {
-    match ev.get(k) {
-        None => Val::Undef,
-        Some(v) => Val::from_json(v),
-    }
+    ev.val(k)
 }
 
 /// `eventRefs(ev)` as a `Val` array.

@@ -21,7 +21,7 @@ use super::state_delta::{self, EventLookup, Prepared};
 use super::subagents::SubagentsAcc;
 use super::timeline;
 use super::tool_surface::ToolSurfaceAcc;
-use crate::contract::event::{check_event, Ev, EventError};
+use crate::contract::event::{check_event, Ev, EvIndex, EventError};
 use crate::contract::val::{deep_equal, Obj, Val};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
@@ -150,7 +150,11 @@ impl<'a> ProjectorCore<'a> {
         let Some(raw) = events.get(pos) else {
             return Ok(false);
         };
-        let ev = Ev::of(raw);
+        let Some(map) = raw.as_object() else {
+            return Ok(false);
+        };
+        let index = EvIndex::new(map);
+        let ev = Ev::indexed(map, &index);
         self.messages.apply(ev);
         self.timeline.push(timeline::entry(ev));
         self.graph.apply(ev);

@@ -9,6 +9,7 @@
 //! wrote with `TextEncoder.encodeInto` into the buffer returned by [`input_buffer`]; the `*_buf`
 //! functions read that buffer.
 
+mod alloc;
 pub mod api;
 pub mod input;
 pub mod projector;

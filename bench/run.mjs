@@ -157,6 +157,29 @@ const ratio20k = batch[20_000] / floor20k;
 row("batch / floor", 20_000, `${ratio20k.toFixed(2)}×`, "≤ 3×", ratio20k <= 3);
 row("`projectAgentUiState`", 100_000, fmtMs(batch[100_000]), "< 2 s", batch[100_000] < 2_000);
 
+/**
+ * The first batch projection of a fresh process (what a page load pays): the module's memory
+ * still has to grow and V8 compiles functions on first use. Median of `runs` child processes.
+ */
+function firstCallMs(n, runs) {
+  const script = `
+    const api = await import(${JSON.stringify(pathToFileURL(entry).href)});
+    const events = api.generateRuntimeEvents(${n}, ${SEED});
+    const t = performance.now();
+    api.projectAgentUiState({ executionEvents: events });
+    console.log(performance.now() - t);`;
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    samples.push(Number(out.trim()));
+  }
+  return median(samples);
+}
+for (const n of [20_000, 100_000]) {
+  const runs = n < 100_000 ? RUNS.large : 1;
+  row(`\`projectAgentUiState\`, first call in a fresh process (${runs === 1 ? "1 run" : `median of ${runs}`})`, n, fmtMs(firstCallMs(n, runs)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Live projection, one event at a time
 

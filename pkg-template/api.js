@@ -6,6 +6,7 @@
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { core } from "./core.js";
 import { applyPatch, parseWire } from "./wire.js";
+import { fixturesJson } from "./glue/fixtures.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input: JSON text written straight into the module's input buffer.
@@ -163,7 +164,9 @@ export const agentUiJsonSchemas = {
   projectionEvent: AGENT_UI_PROJECTION_EVENT_SCHEMA,
 };
 
-export const agentUiConformanceFixtures = JSON.parse(wasm.fixtures_json());
+// The fixtures ship as JSON text in glue/fixtures.js (scripts/assemble-pkg.mjs writes it from
+// fixtures/*.json); the wasm module does not carry them.
+export const agentUiConformanceFixtures = JSON.parse(fixturesJson);
 
 export function getAgentUiFixture(id) {
   const fixture = agentUiConformanceFixtures.find((f) => f.id === id);

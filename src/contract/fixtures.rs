@@ -3,12 +3,18 @@
 //! They follow the standard scenarios (event classes, scope ids, statuses, expectations) with
 //! this project's own ids and texts. Each one validates with no issues and no sequence
 //! violations (see `tests/contract_fixtures.rs`).
+//!
+//! This embedding serves the native crate. The wasm module does not export them, so they are
+//! not linked into it: the npm package ships the same files as JSON text (`glue/fixtures.js`,
+//! written by `scripts/assemble-pkg.mjs`, which reads the ids and their order from
+//! [`FIXTURE_FILES`]).
 
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The standard fixture ids, in the standard order, with their embedded JSON text.
+/// The standard fixture ids, in the standard order, with their embedded JSON text. Each entry
+/// reads `fixtures/<id>.json` (`scripts/assemble-pkg.mjs` relies on that shape).
 pub const FIXTURE_FILES: [(&str, &str); 13] = [
     ("text-basic", include_str!("../../fixtures/text-basic.json")),
     (

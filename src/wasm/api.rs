@@ -1,4 +1,4 @@
-//! Free functions: constants, fixtures, validators, sequence verification, terminal helpers,
+//! Free functions: constants, validators, sequence verification, terminal helpers,
 //! batch projections and the event generator.
 //!
 //! Functions named with a `len` parameter read their JSON input from the input buffer
@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::input::with_input;
 use crate::contract::val::{write_json_str, Val};
-use crate::contract::{constants, fixtures, normalize, sequence, terminal, validation};
+use crate::contract::{constants, normalize, sequence, terminal, validation};
 use crate::projection::{replay, snapshot, subagents};
 
 /// Copy `text` into the input buffer; returns its length in bytes (the slow path, and tests).
@@ -99,12 +99,6 @@ fn write_str_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
         write_json_str(x, out);
     }
     out.push(']');
-}
-
-/// The standard conformance fixtures (plain JSON array).
-#[wasm_bindgen]
-pub fn fixtures_json() -> String {
-    fixtures::conformance_fixtures_json().to_string()
 }
 
 /// `collect*ValidationIssues`: `kind` is one of `runtimeEvent`, `threadReadModel`,

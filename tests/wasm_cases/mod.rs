@@ -1,6 +1,7 @@
 //! Binding tests shared by the Node (`wasm_node.rs`) and Chromium (`wasm_browser.rs`) runs:
 //! the bindings exercised on the embedded conformance fixtures and generated streams.
 
+use agent_runtime_projection::contract::fixtures::conformance_fixtures_json;
 use agent_runtime_projection::wasm::api;
 use agent_runtime_projection::wasm::projector::WasmProjector;
 use serde_json::Value;
@@ -10,9 +11,9 @@ fn load(text: &str) -> usize {
 }
 
 fn fixtures() -> Vec<Value> {
-    match serde_json::from_str(&api::fixtures_json()) {
+    match serde_json::from_str(conformance_fixtures_json()) {
         Ok(Value::Array(items)) => items,
-        other => panic!("fixtures_json is not an array: {other:?}"),
+        other => panic!("conformance_fixtures_json is not an array: {other:?}"),
     }
 }
 

@@ -27,7 +27,8 @@ fn main() {
     let mut rows: Vec<[f64; 6]> = Vec::new();
     for _ in 0..runs {
         let t = Instant::now();
-        let Ok(Value::Array(events)) = serde_json::from_str::<Value>(&text) else {
+        let Ok(Value::Array(events)) = agent_runtime_projection::contract::json::parse_value(&text)
+        else {
             eprintln!("parse failed");
             return;
         };

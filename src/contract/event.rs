@@ -248,7 +248,7 @@ pub fn check_event(v: &Value) -> Result<(), EventError> {
 /// Parse JSON text (one event) and check it (`check_event`).
 pub fn parse_event(text: &str) -> Result<Value, EventError> {
     let v: Value =
-        serde_json::from_str(text).map_err(|e| err(format!("Invalid event JSON: {e}")))?;
+        super::json::parse_value(text).map_err(|e| err(format!("Invalid event JSON: {e}")))?;
     check_event(&v)?;
     Ok(v)
 }

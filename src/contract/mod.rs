@@ -5,6 +5,7 @@ pub mod constants;
 pub mod event;
 pub mod fixtures;
 pub mod js;
+pub mod json;
 pub mod normalize;
 pub mod redact;
 pub mod sequence;

@@ -20,7 +20,8 @@ pub fn set_input(text: &str) -> usize {
 }
 
 pub(crate) fn parse(text: &str) -> Result<Value, JsError> {
-    serde_json::from_str(text).map_err(|e| JsError::new(&format!("Invalid JSON input: {e}")))
+    crate::contract::json::parse_value(text)
+        .map_err(|e| JsError::new(&format!("Invalid JSON input: {e}")))
 }
 
 fn parse_input(len: usize) -> Result<Value, JsError> {

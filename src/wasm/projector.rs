@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::api::{parse, parse_events};
 use super::input::with_input;
+use crate::projection::patch::PATCH_TEXT_CAPACITY;
 use crate::projection::projector::Projector;
 
 #[wasm_bindgen]
@@ -82,6 +83,7 @@ impl WasmProjector {
                 ext = ext.saturating_add(1);
             }
             flags.push(u8::from(accepted));
+            keep_headroom();
         }
         Ok(flags)
     }
@@ -91,6 +93,7 @@ impl WasmProjector {
     pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<(), JsError> {
         let events = with_input(len, parse).and_then(parse_events)?;
         self.inner.hydrate(events, source_count);
+        keep_headroom();
         Ok(())
     }
 
@@ -108,7 +111,7 @@ impl WasmProjector {
 
     /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded.
     pub fn take_patch(&mut self) -> String {
-        let mut s = String::new();
+        let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
         self.inner.take_patch().write_json(&mut s);
         keep_headroom();
         s

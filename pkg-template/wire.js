@@ -62,6 +62,31 @@ function shallowCopy(x) {
 }
 
 /**
+ * The array at a list op's target after the op, as a new array (`list` is the previous state's
+ * array, which must not change). One allocation of the final size: `concat` copies `list` once
+ * and appends the new slots in the same step (`slice` + `push` would copy it a second time to
+ * grow it), so an append to a long list costs one copy of it.
+ */
+function nextList(list, len, set, events) {
+  const old = Array.isArray(list) ? list : [];
+  const keep = old.length < len ? old.length : len;
+  const tail = [];
+  for (let j = 0; j < set.length; j++) {
+    const slot = set[j];
+    const i = slot[0];
+    if (i >= keep) tail[i - keep] = decodeWire(slot[1], events);
+  }
+  const next = (keep === old.length ? old : old.slice(0, keep)).concat(tail);
+  if (next.length < len) next.length = len;
+  for (let j = 0; j < set.length; j++) {
+    const slot = set[j];
+    const i = slot[0];
+    if (i < keep) next[i] = decodeWire(slot[1], events);
+  }
+  return next;
+}
+
+/**
  * Build the next state from `prev` and a patch (already JSON-parsed, not yet decoded).
  * Only the containers on the ops' paths are copied, each at most once; every other subtree is
  * the same object as in `prev`, and `prev` itself is never modified.
@@ -70,53 +95,51 @@ export function applyPatch(prev, patch, events) {
   const ops = patch.ops;
   if (patch.full || prev === undefined) {
     let state = prev;
-    for (const op of ops) if (op.p.length === 0) state = decodeWire(op.v, events);
+    for (let o = 0; o < ops.length; o++) if (ops[o].p.length === 0) state = decodeWire(ops[o].v, events);
     return state;
   }
   if (ops.length === 0) return prev;
-  const fresh = new Set();
+  // The containers this patch created (so each is copied at most once). A patch touches a
+  // handful of containers, so a linear scan of this array is cheaper than a Set.
+  const fresh = [];
   let root = shallowCopy(prev);
-  fresh.add(root);
-  for (const op of ops) {
+  fresh.push(root);
+  for (let o = 0; o < ops.length; o++) {
+    const op = ops[o];
     const path = op.p;
-    if (path.length === 0) {
+    const depth = path.length;
+    if (depth === 0) {
       root = decodeWire(op.v, events);
-      fresh.add(root);
+      fresh.push(root);
       continue;
     }
     let parent = root;
-    for (let i = 0; i < path.length - 1; i++) {
+    for (let i = 0; i < depth - 1; i++) {
       const k = path[i];
       let child = parent[k];
-      if (!fresh.has(child)) {
+      if (!fresh.includes(child)) {
         child = shallowCopy(child);
-        fresh.add(child);
+        fresh.push(child);
         setOwn(parent, k, child);
       }
       parent = child;
     }
-    const last = path[path.length - 1];
-    if ("v" in op) {
+    const last = path[depth - 1];
+    if (op.set === undefined) {
       setOwn(parent, last, decodeWire(op.v, events));
       continue;
     }
-    let list = parent[last];
-    if (!fresh.has(list)) {
-      // Copy once, appending the new slots in the same step: `concat` allocates the final size,
-      // where `slice` + append would copy the whole array a second time to grow it.
-      const old = Array.isArray(list) ? list : [];
-      const keep = Math.min(old.length, op.len);
-      const tail = [];
-      for (const [i, v] of op.set) if (i >= keep) tail[i - keep] = decodeWire(v, events);
-      list = (keep === old.length ? old : old.slice(0, keep)).concat(tail);
-      if (list.length < op.len) list.length = op.len;
-      fresh.add(list);
-      setOwn(parent, last, list);
-      for (const [i, v] of op.set) if (i < keep) list[i] = decodeWire(v, events);
+    const list = parent[last];
+    if (!fresh.includes(list)) {
+      const next = nextList(list, op.len, op.set, events);
+      fresh.push(next);
+      setOwn(parent, last, next);
       continue;
     }
+    // A second op on an array this patch already copied: change it in place.
     if (list.length > op.len) list.length = op.len;
-    for (const [i, v] of op.set) list[i] = decodeWire(v, events);
+    const set = op.set;
+    for (let j = 0; j < set.length; j++) list[set[j][0]] = decodeWire(set[j][1], events);
   }
   return root;
 }

@@ -1,5 +1,7 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
+use std::fmt::Write as _;
+
 use crate::contract::val::{write_json_str, Val};
 
 /// One segment of a state path: an object key or an array index.
@@ -21,6 +23,10 @@ pub enum PatchOp {
         set: Vec<(usize, Val)>,
     },
 }
+
+/// Initial capacity of a patch's text: a typical one-event patch fits, so the text is not
+/// regrown (and copied) several times while it is written.
+pub const PATCH_TEXT_CAPACITY: usize = 4096;
 
 /// What changed since the previous patch.
 #[derive(Clone, Debug, Default)]
@@ -54,16 +60,12 @@ impl Patch {
                 PatchOp::List { path, len, set } => {
                     out.push_str("{\"p\":");
                     write_path(path, out);
-                    out.push_str(",\"len\":");
-                    out.push_str(&len.to_string());
-                    out.push_str(",\"set\":[");
+                    let _ = write!(out, ",\"len\":{len},\"set\":[");
                     for (j, (idx, v)) in set.iter().enumerate() {
                         if j > 0 {
                             out.push(',');
                         }
-                        out.push('[');
-                        out.push_str(&idx.to_string());
-                        out.push(',');
+                        let _ = write!(out, "[{idx},");
                         v.write_json(out);
                         out.push(']');
                     }
@@ -75,7 +77,7 @@ impl Patch {
     }
 
     pub fn to_json(&self) -> String {
-        let mut s = String::new();
+        let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
         self.write_json(&mut s);
         s
     }
@@ -134,7 +136,9 @@ fn write_path(path: &[Seg], out: &mut String) {
         }
         match s {
             Seg::Key(k) => write_json_str(k, out),
-            Seg::Index(n) => out.push_str(&n.to_string()),
+            Seg::Index(n) => {
+                let _ = write!(out, "{n}");
+            }
         }
     }
     out.push(']');

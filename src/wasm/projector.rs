@@ -3,8 +3,6 @@
 //! The JS wrapper keeps the accepted event objects in a list; an event's index in that list is the
 //! `ext` passed here, so `Val::Event(ext)` in a patch decodes to the caller's own object.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use wasm_bindgen::prelude::*;
 
 use super::api::{parse, parse_events};
@@ -16,35 +14,6 @@ use crate::projection::projector::Projector;
 pub struct WasmProjector {
     inner: Projector,
 }
-
-/// Grow the heap ahead of need.
-///
-/// The allocator asks the host for memory one 64 KiB page at a time, and every `memory.grow`
-/// makes the JS engine replace the memory's `ArrayBuffer`; V8 counts that as external memory
-/// pressure and starts a full (mark-compact) collection of the whole JS heap after a few of
-/// them. A live projector's state grows by a few KB per event, so without headroom a long
-/// stream pays a full GC every few hundred events. When memory grew during the last call, this
-/// reserves a quarter of the current size more by allocating a block and freeing it at once:
-/// the allocator keeps the freed space and serves the next allocations from it, so the number
-/// of grows is logarithmic in the final size.
-fn keep_headroom() {
-    const PAGE: usize = 1 << 16;
-    let pages = core::arch::wasm32::memory_size::<0>();
-    if pages == PAGES_SEEN.load(Ordering::Relaxed) {
-        return;
-    }
-    let bytes = (pages * PAGE / 4).max(PAGE);
-    let mut block: Vec<u8> = Vec::new();
-    // Out of memory here only means no headroom: the allocation that needs it will report it.
-    if block.try_reserve_exact(bytes).is_ok() {
-        std::hint::black_box(&block);
-    }
-    drop(block);
-    PAGES_SEEN.store(core::arch::wasm32::memory_size::<0>(), Ordering::Relaxed);
-}
-
-/// The memory size (pages) after the last `keep_headroom`.
-static PAGES_SEEN: AtomicUsize = AtomicUsize::new(0);
 
 #[wasm_bindgen]
 impl WasmProjector {
@@ -63,7 +32,6 @@ impl WasmProjector {
             .inner
             .apply(event, ext)
             .map_err(|e| JsError::new(&e.message));
-        keep_headroom();
         accepted
     }
 
@@ -83,7 +51,6 @@ impl WasmProjector {
                 ext = ext.saturating_add(1);
             }
             flags.push(u8::from(accepted));
-            keep_headroom();
         }
         Ok(flags)
     }
@@ -93,7 +60,6 @@ impl WasmProjector {
     pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<(), JsError> {
         let events = with_input(len, parse).and_then(parse_events)?;
         self.inner.hydrate(events, source_count);
-        keep_headroom();
         Ok(())
     }
 
@@ -113,7 +79,6 @@ impl WasmProjector {
     pub fn take_patch(&mut self) -> String {
         let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
         self.inner.take_patch().write_json(&mut s);
-        keep_headroom();
         s
     }
 }

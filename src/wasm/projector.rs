@@ -28,11 +28,9 @@ impl WasmProjector {
     /// its id was seen before. A malformed event throws and changes nothing.
     pub fn apply(&mut self, len: usize, ext: u32) -> Result<bool, JsError> {
         let event = with_input(len, parse)?;
-        let accepted = self
-            .inner
+        self.inner
             .apply(event, ext)
-            .map_err(|e| JsError::new(&e.message));
-        accepted
+            .map_err(|e| JsError::new(&e.message))
     }
 
     /// Apply a JSON array of events in order; accepted events get `ext_start`, `ext_start + 1`, ...

@@ -13,6 +13,8 @@ function decodeString(s, events) {
   return s.slice(1);
 }
 
+const hasOwn = Object.hasOwn ?? ((o, k) => Object.prototype.hasOwnProperty.call(o, k));
+
 function needsDecoding(x) {
   return typeof x === "string" ? x.charCodeAt(0) === 0 : typeof x === "object" && x !== null;
 }
@@ -28,17 +30,20 @@ export function decodeWire(value, events) {
     }
     return value;
   }
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
+  // `for...in` walks the keys without allocating a key array (Object.keys did, per object);
+  // inherited enumerable keys (a polluted Object.prototype) are skipped by the `hasOwn` checks.
+  for (const k in value) {
     const x = value[k];
-    if (!needsDecoding(x)) continue;
-    const d = decodeWire(x, events);
-    if (d === x) continue;
-    if (k === "__proto__") {
-      Object.defineProperty(value, k, { value: d, writable: true, enumerable: true, configurable: true });
-    } else {
-      value[k] = d;
+    if (typeof x === "string") {
+      if (x.charCodeAt(0) !== 0 || !hasOwn(value, k)) continue;
+      const d = decodeString(x, events);
+      if (k === "__proto__") {
+        Object.defineProperty(value, k, { value: d, writable: true, enumerable: true, configurable: true });
+      } else {
+        value[k] = d;
+      }
+    } else if (typeof x === "object" && x !== null && hasOwn(value, k)) {
+      decodeWire(x, events);
     }
   }
   return value;

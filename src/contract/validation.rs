@@ -1378,9 +1378,24 @@ mod stream_tests {
         let mut each = Vec::new();
         for (i, t) in events_text.iter().enumerate() {
             let v: Value = serde_json::from_str(t).expect("event parses");
-            each.extend(collect_runtime_event_issues(&v, &format!("$[{i}]")));
+            let issues = collect_runtime_event_issues(&v, &format!("$[{i}]"));
+            assert_eq!(
+                collect_runtime_event_text_issues(t, &format!("$[{i}]")).as_ref(),
+                Ok(&issues)
+            );
+            each.extend(issues);
         }
         assert_eq!(stream, each);
+        // The careful path agrees with the single pass.
+        assert_eq!(array_issues_parsed(&text, "$").as_ref(), Ok(&each));
+        // NDJSON, and an array with white space everywhere it may be.
+        let ndjson = format!("\n{}\r\n", events_text.join("\r\n\n"));
+        assert_eq!(
+            collect_runtime_events_ndjson_issues(&ndjson, "$"),
+            Ok(each.clone())
+        );
+        let spaced = format!(" [ {} ] \n", events_text.join(" ,\n\t"));
+        assert_eq!(collect_runtime_events_issues(&spaced, "$"), Ok(each));
     }
 
     fn generated(n: usize, seed: u32, options: Value) -> Vec<Value> {
@@ -1574,6 +1589,25 @@ mod stream_tests {
             "{err}"
         );
         assert_eq!(collect_runtime_events_issues("[]", "$"), Ok(Vec::new()));
+        assert_eq!(collect_runtime_events_issues(" [ ] ", "$"), Ok(Vec::new()));
+        assert!(collect_runtime_events_issues("[] x", "$").is_err());
+        assert!(collect_runtime_events_issues("[{},]", "$").is_err());
+        assert!(collect_runtime_events_issues("[{} {}]", "$").is_err());
+        assert!(collect_runtime_event_text_issues("{} x", "$").is_err());
+        assert_eq!(
+            collect_runtime_events_ndjson_issues(" \n\n ", "$"),
+            Ok(Vec::new())
+        );
+        let err = collect_runtime_events_ndjson_issues("null\n{\"id\":", "$").expect_err("cut");
+        assert!(err.starts_with("events[1]: Invalid JSON input: "), "{err}");
+        let err = collect_runtime_events_ndjson_issues("{}{}", "$").expect_err("no space");
+        assert!(err.starts_with("events[1]: Invalid JSON input: "), "{err}");
+        let err = collect_runtime_events_ndjson_issues(&deep[1..deep.len() - 1], "$")
+            .expect_err("too deep");
+        assert!(
+            err.starts_with("events[0]: Invalid JSON input: recursion limit exceeded"),
+            "{err}"
+        );
         let issues = collect_runtime_events_issues("[null,{}]", "root").expect("issues");
         assert_eq!(issues[0].path, "root[0]");
         assert_eq!(issues[1].path, "root[1].id");

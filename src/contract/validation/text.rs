@@ -20,6 +20,7 @@ use crate::contract::terminal::is_legacy_runtime_turn_terminal_event_class;
 const MAX_DEPTH: u32 = 100;
 
 /// The index after the JSON white space starting at `i`.
+#[inline(always)]
 pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(c) = b.get(i) {
         if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
@@ -63,8 +64,13 @@ pub(super) fn clean_event_end(text: &str, start: usize) -> Option<usize> {
             Some(field::ARTIFACT_REFS | field::REF_IDS | field::EVIDENCE_REFS) => Mode::Refs,
             _ => Mode::Plain,
         };
+        let at = cur.i;
         let member = cur.value(mode, &mut event.payload)?;
         if let Some(f) = f {
+            if f == field::EVENT_CLASS {
+                // The string's text, inside its quotes.
+                event.class = (at + 1, cur.i.saturating_sub(1));
+            }
             let bit = 1u32 << f;
             if event.present & bit != 0 {
                 // A repeated member: the last one wins in a parse; leave it to the full pass.
@@ -110,8 +116,8 @@ struct Member {
     integral: bool,
     /// An array with a non-empty string item (only read for the ref lists).
     refs: bool,
-    /// Byte range of a string's text, when it has no escapes.
-    text: Option<(usize, usize)>,
+    /// A string with escapes (its text is not its bytes).
+    escaped: bool,
 }
 
 /// Facts about the payload: its `JSON.stringify` length (UTF-16 units; over-counted if a key
@@ -130,6 +136,8 @@ struct PayloadText {
 struct EventText {
     present: u32,
     top: [Member; field::COUNT],
+    /// Byte range of the `eventClass` string's text.
+    class: (usize, usize),
     payload: PayloadText,
 }
 
@@ -168,8 +176,11 @@ impl EventText {
             // No string eventClass: no class rules.
             return true;
         }
-        let Some(class) = class.text.and_then(|(a, b)| text.get(a..b)) else {
-            // An escaped class: decoding is the full pass's job.
+        if class.escaped {
+            // Decoding is the full pass's job.
+            return false;
+        }
+        let Some(class) = text.get(self.class.0..self.class.1) else {
             return false;
         };
         if is_legacy_runtime_turn_terminal_event_class(Some(class)) {
@@ -227,14 +238,17 @@ struct Num {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any of the 8 bytes of `w` is `"`, `\`, a control character or non-ASCII.
-fn needs_attention(w: u64) -> bool {
+/// A mask with the high bit set in each of the 8 bytes of `w` that is `"`, `\`, a control
+/// character or non-ASCII, at least for the lowest such byte (higher bytes may be flagged
+/// spuriously by borrows, never lower ones), so `trailing_zeros / 8` is the first one.
+#[inline(always)]
+fn attention_mask(w: u64) -> u64 {
     let quote = w ^ (ONES * u64::from(b'"'));
     let backslash = w ^ (ONES * u64::from(b'\\'));
     let zero_quote = quote.wrapping_sub(ONES) & !quote;
     let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
     let control = w.wrapping_sub(ONES * 0x20) & !w;
-    (zero_quote | zero_backslash | control | w) & HIGH != 0
+    (zero_quote | zero_backslash | control | w) & HIGH
 }
 
 struct Cursor<'a> {
@@ -244,14 +258,17 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
+    #[inline(always)]
     fn ws(&mut self) {
         self.i = skip_ws(self.b, self.i);
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
+    #[inline(always)]
     fn eat(&mut self, c: u8) -> Option<()> {
         if self.peek()? == c {
             self.i += 1;
@@ -261,6 +278,7 @@ impl Cursor<'_> {
         }
     }
 
+    #[inline(always)]
     fn literal(&mut self, word: &[u8]) -> Option<()> {
         if self.b.get(self.i..self.i + word.len())? == word {
             self.i += word.len();
@@ -271,6 +289,7 @@ impl Cursor<'_> {
     }
 
     /// The string literal at the cursor (its opening quote).
+    #[inline(always)]
     fn string(&mut self) -> Option<Str> {
         let b = self.b;
         let start = self.i + 1;
@@ -278,14 +297,17 @@ impl Cursor<'_> {
         let mut units = 2usize;
         let mut escaped = false;
         loop {
-            // Plain ASCII, 8 bytes at a time.
-            while let Some(chunk) = b.get(i..i + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().ok()?);
-                if needs_attention(w) {
-                    break;
+            // Plain ASCII, 8 bytes at a time, up to the first byte that needs a look.
+            if let Some(chunk) = b.get(i..i + 8) {
+                let mask = attention_mask(u64::from_le_bytes(chunk.try_into().ok()?));
+                if mask == 0 {
+                    i += 8;
+                    units += 8;
+                    continue;
                 }
-                i += 8;
-                units += 8;
+                let plain = (mask.trailing_zeros() / 8) as usize;
+                i += plain;
+                units += plain;
             }
             let c = *b.get(i)?;
             match c {
@@ -391,6 +413,7 @@ impl Cursor<'_> {
     }
 
     /// The scalar at the cursor: its member facts and its `JSON.stringify` length.
+    #[inline(always)]
     fn scalar(&mut self) -> Option<(Member, usize)> {
         match self.peek()? {
             b'"' => {
@@ -398,7 +421,7 @@ impl Cursor<'_> {
                 let member = Member {
                     kind: Kind::Str,
                     non_empty: s.end > s.start,
-                    text: (!s.escaped).then_some((s.start, s.end)),
+                    escaped: s.escaped,
                     ..Member::default()
                 };
                 Some((member, s.units))
@@ -514,16 +537,17 @@ impl Cursor<'_> {
                     }
                 }
                 _ => {
+                    let at = self.i;
                     let (member, n) = self.scalar()?;
                     len += n;
                     if depth == 1 && !in_object && member.non_empty {
                         refs = true;
                     }
                     if let Some(p) = rule {
-                        let text = match member.text {
-                            Some((a, b)) => self.s.get(a..b)?,
-                            None if member.kind == Kind::Str => return None,
-                            None => "",
+                        let text = match member.kind {
+                            Kind::Str if member.escaped => return None,
+                            Kind::Str => self.s.get(at + 1..self.i.saturating_sub(1))?,
+                            _ => "",
                         };
                         note_rule_member(payload, p, &member, text)?;
                     }
@@ -563,6 +587,7 @@ impl Cursor<'_> {
     }
 }
 
+#[inline(always)]
 fn kind(kind: Kind) -> Member {
     Member {
         kind,
@@ -631,14 +656,22 @@ mod tests {
 
     #[test]
     fn attention_bytes() {
-        let word = |s: &[u8; 8]| u64::from_le_bytes(*s);
-        assert!(!needs_attention(word(b"abcdefgh")));
-        assert!(!needs_attention(word(b" ~!#$%&'")));
-        for c in [b'"', b'\\', 0x00, 0x1f, 0x80, 0xff] {
+        let first = |s: &[u8; 8]| match attention_mask(u64::from_le_bytes(*s)) {
+            0 => None,
+            m => Some(m.trailing_zeros() / 8),
+        };
+        assert_eq!(first(b"abcdefgh"), None);
+        assert_eq!(first(b" ~!#$%&'"), None);
+        for c in [b'"', b'\\', 0x00, 0x01, 0x1f, 0x80, 0xc3, 0xff] {
             for at in 0..8 {
                 let mut w = *b"abcdefgh";
                 w[at] = c;
-                assert!(needs_attention(word(&w)), "{c:#x} at {at}");
+                assert_eq!(first(&w), Some(at as u32), "{c:#x} at {at}");
+                // A later special byte never hides the first.
+                if at < 7 {
+                    w[7] = 0;
+                    assert_eq!(first(&w), Some(at as u32), "{c:#x} at {at}, 0 at 7");
+                }
             }
         }
     }

@@ -12,6 +12,7 @@
 
 use serde_json::{Map, Value};
 
+use super::constants::LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES;
 use super::js::{
     has_content, is_integer, js_number_to_string, js_own_entries, json_string_literal_len,
     utf16_len,
@@ -528,7 +529,7 @@ fn runtime_event(sink: &mut Sink, input: &Value, path: &str) {
         );
     }
     if let Some(Value::String(class)) = members.get(field::EVENT_CLASS) {
-        if is_legacy_runtime_turn_terminal_event_class(Some(class)) {
+        if is_legacy_class(class) {
             sink.push(
                 SCHEMA_MISMATCH,
                 field_path(path, "eventClass"),
@@ -543,6 +544,20 @@ fn runtime_event(sink: &mut Sink, input: &Value, path: &str) {
     if let Some(payload) = members.get(field::PAYLOAD) {
         payload_checks(sink, payload, path, "payload");
     }
+}
+
+/// `is_legacy_runtime_turn_terminal_event_class(Some(class))`, without its lowercased copy for
+/// the common case: an ASCII class with no white space at its ends, whose JS `trim` is itself
+/// and whose `toLowerCase` is ASCII folding. Anything else takes the exact function.
+fn is_legacy_class(class: &str) -> bool {
+    let is_ws = |c: &u8| matches!(c, b'\t'..=b'\r' | b' ');
+    let b = class.as_bytes();
+    if !class.is_ascii() || b.first().is_some_and(is_ws) || b.last().is_some_and(is_ws) {
+        return is_legacy_runtime_turn_terminal_event_class(Some(class));
+    }
+    LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES
+        .iter()
+        .any(|legacy| legacy.eq_ignore_ascii_case(class))
 }
 
 /// True when an object key names a secret-bearing field: case-insensitive substring match of
@@ -1611,5 +1626,38 @@ mod stream_tests {
         let issues = collect_runtime_events_issues("[null,{}]", "root").expect("issues");
         assert_eq!(issues[0].path, "root[0]");
         assert_eq!(issues[1].path, "root[1].id");
+    }
+}
+
+#[cfg(test)]
+mod legacy_class_tests {
+    use super::*;
+
+    #[test]
+    fn legacy_class_shortcut_matches_the_exact_function() {
+        for class in [
+            "done",
+            "DONE",
+            "Turn.Final_Done",
+            "turn.cancelled",
+            " turn.done",
+            "turn.done\n",
+            "\u{3000}done",
+            "turn.\u{212a}",
+            "turn.done.",
+            "",
+            " ",
+            "model.delta",
+            "İ",
+            "final_done",
+            "cancelled",
+            "canceled",
+        ] {
+            assert_eq!(
+                is_legacy_class(class),
+                is_legacy_runtime_turn_terminal_event_class(Some(class)),
+                "{class:?}"
+            );
+        }
     }
 }

@@ -9,11 +9,10 @@
 //! validator, so the issues never depend on this pass, only the time they take.
 
 use super::{
-    event_field, field, is_secret_key_bytes, js_number_len, payload_field, scope_rules, ScopeFacts,
-    MAX_INLINE_PAYLOAD_UNITS, REQUIRED_EVENT_FIELDS,
+    event_field, field, is_legacy_class, is_secret_key_bytes, js_number_len, payload_field,
+    scope_rules, ScopeFacts, MAX_INLINE_PAYLOAD_UNITS, REQUIRED_EVENT_FIELDS,
 };
 use crate::contract::js::{has_content, is_integer};
-use crate::contract::terminal::is_legacy_runtime_turn_terminal_event_class;
 
 /// Deepest container nesting (below the event object) the pass follows; serde_json's parser
 /// stops at 128 levels, and deeper events are left to it.
@@ -183,7 +182,7 @@ impl EventText {
         let Some(class) = text.get(self.class.0..self.class.1) else {
             return false;
         };
-        if is_legacy_runtime_turn_terminal_event_class(Some(class)) {
+        if is_legacy_class(class) {
             return false;
         }
         let mut failed = false;

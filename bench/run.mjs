@@ -296,6 +296,32 @@ console.error("bench: validation");
     const t = timeMs(RUNS.large, () => api[whole](events));
     const rate = n / (t / 1e3);
     row(`\`${whole}\`, whole stream in one call`, n, `${fmtMs(t)} (${fmtInt(rate)} events/s)`, "≥ 1,000,000 events/s", rate >= 1e6);
+    // The same stream as JSON text, as it arrives from a socket or a file (no JSON.stringify,
+    // no JSON.parse), when the validator takes text.
+    const arrayText = JSON.stringify(events);
+    const ndjson = events.map((e) => JSON.stringify(e)).join("\n");
+    let takesText = false;
+    try {
+      takesText = Array.isArray(api[whole]("[]"));
+    } catch {
+      takesText = false;
+    }
+    if (takesText) {
+      const mb = (text) => `${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB`;
+      for (const [label, text] of [
+        [`JSON array text (${mb(arrayText)})`, arrayText],
+        [`NDJSON text (${mb(ndjson)})`, ndjson],
+      ]) {
+        const tt = timeMs(RUNS.mid, () => {
+          const issues = api[whole](text);
+          if (issues.length !== 0) throw new Error(`bench: generated events have ${issues.length} validation issues`);
+        });
+        const r = n / (tt / 1e3);
+        row(`\`${whole}(text)\`, ${label}`, n, `${fmtMs(tt)} (${fmtInt(r)} events/s)`, "≥ 1,000,000 events/s", r >= 1e6);
+      }
+      const str = timeMs(RUNS.mid, () => JSON.stringify(events));
+      row("for scale: `JSON.stringify(events)` alone (what the array path pays first)", n, `${fmtMs(str)} (${fmtInt(n / (str / 1e3))} events/s)`);
+    }
   }
   const seq = timeMs(RUNS.large, () => {
     const v = api.verifyRuntimeEventSequence(events);

@@ -216,17 +216,34 @@ export function collectAgentUiFixtureValidationIssues(input, path = "$") {
 export function collectRuntimeCapabilityManifestValidationIssues(input, path = "$") {
   return collect("capabilityManifest", input, path);
 }
+/** Whether the first character of `text` that is not JSON white space is `[`. */
+function startsWithBracket(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c === 0x5b;
+  }
+  return false;
+}
+
 /**
  * The issues of every event of an array, as one array: event `i`'s issues (those
  * `collectRuntimeEventValidationIssues(events[i], `${path}[${i}]`)` gives) in index order. The
- * whole array crosses into WebAssembly once.
+ * whole array crosses into WebAssembly once. `events` may also be JSON text: a JSON array
+ * (first non-blank character `[`) or newline-delimited events (NDJSON); the text goes into
+ * WebAssembly memory as it is, with no `JSON.stringify` and no `JSON.parse`.
  */
 export function collectRuntimeEventsValidationIssues(events, path = "$") {
   const what = "collectRuntimeEventsValidationIssues";
-  if (!Array.isArray(events)) {
-    throw new TypeError(`${what}: events must be an array, got ${describe(events)}.`);
-  }
   const root = path === undefined ? "$" : String(path);
+  if (typeof events === "string") {
+    const collect = startsWithBracket(events)
+      ? wasm.collect_runtime_events_issues
+      : wasm.collect_runtime_events_ndjson_issues;
+    return JSON.parse(call(what, () => collect(putText(events), root)));
+  }
+  if (!Array.isArray(events)) {
+    throw new TypeError(`${what}: events must be an array or JSON text, got ${describe(events)}.`);
+  }
   const text = jsonText(events, `${what}: events`);
   return JSON.parse(call(what, () => wasm.collect_runtime_events_issues(putText(text), root)));
 }

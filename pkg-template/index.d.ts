@@ -64,10 +64,15 @@ export declare function collectRuntimeCapabilityManifestValidationIssues(input: 
  * exactly the issues `collectRuntimeEventValidationIssues(events[i], `${path}[${i}]`)` gives
  * (paths `$[i]`, `$[i].payload.apiKey`, ...). The array crosses into WebAssembly once, and
  * events with no issue are checked without building them in WebAssembly memory: use it for
- * batches. Throws a `TypeError` if `events` is not an array or cannot be serialized to JSON.
+ * batches. `events` may also be JSON text, validated as it is (no `JSON.stringify`, no
+ * `JSON.parse`; the fastest input): a JSON array when its first non-blank character is `[`,
+ * otherwise newline-delimited events (NDJSON; blank lines are skipped and event `i` is the
+ * i-th event, not line). Throws a `TypeError` if `events` is neither an array nor a string,
+ * cannot be serialized to JSON, or is text that is not JSON (`events[i]: Invalid JSON input:
+ * ...` names the event).
  */
 export declare function collectRuntimeEventsValidationIssues(
-  events: readonly unknown[],
+  events: readonly unknown[] | string,
   path?: string,
 ): AgentUiContractValidationIssue[];
 /** Returns `input` itself when it is valid; throws `AgentUiContractValidationError` otherwise. */

@@ -12,7 +12,11 @@
 
 use serde_json::{Map, Value};
 
-use super::js::{has_content, is_integer, js_own_entries, json_stringify_len, utf16_len};
+use super::constants::LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES;
+use super::js::{
+    has_content, is_integer, js_number_to_string, js_own_entries, json_string_literal_len,
+    utf16_len,
+};
 use super::sequence::SequenceVerifier;
 use super::terminal::is_legacy_runtime_turn_terminal_event_class;
 use super::val::{Obj, Val};
@@ -207,9 +211,288 @@ impl Sink {
         self.each_item(rec, field, path, check);
     }
 }
-
 // ---------------------------------------------------------------------------------------------
 // Runtime events (§2.3-2.5)
+
+/// The required non-empty string members of a runtime event, in the order they are reported.
+const REQUIRED_EVENT_FIELDS: [&str; 7] = [
+    "id",
+    "schemaVersion",
+    "runtimeId",
+    "kind",
+    "status",
+    "title",
+    "createdAt",
+];
+
+/// Index of each top-level member the event rules read (`0..7` are [`REQUIRED_EVENT_FIELDS`]).
+mod field {
+    pub const SEQUENCE: usize = 7;
+    pub const EVENT_CLASS: usize = 8;
+    pub const TOOL_CALL_ID: usize = 9;
+    pub const ACTION_ID: usize = 10;
+    pub const ARTIFACT_ID: usize = 11;
+    pub const EVIDENCE_ID: usize = 12;
+    pub const ARTIFACT_REFS: usize = 13;
+    pub const REF_IDS: usize = 14;
+    pub const EVIDENCE_REFS: usize = 15;
+    pub const PAYLOAD: usize = 16;
+    pub const COUNT: usize = 17;
+}
+
+/// Which rule member a top-level key names, if any.
+fn event_field(key: &[u8]) -> Option<usize> {
+    Some(match key {
+        b"id" => 0,
+        b"schemaVersion" => 1,
+        b"runtimeId" => 2,
+        b"kind" => 3,
+        b"status" => 4,
+        b"title" => 5,
+        b"createdAt" => 6,
+        b"sequence" => field::SEQUENCE,
+        b"eventClass" => field::EVENT_CLASS,
+        b"toolCallId" => field::TOOL_CALL_ID,
+        b"actionId" => field::ACTION_ID,
+        b"artifactId" => field::ARTIFACT_ID,
+        b"evidenceId" => field::EVIDENCE_ID,
+        b"artifactRefs" => field::ARTIFACT_REFS,
+        b"refIds" => field::REF_IDS,
+        b"evidenceRefs" => field::EVIDENCE_REFS,
+        b"payload" => field::PAYLOAD,
+        _ => return None,
+    })
+}
+
+/// Index of each payload member the scope rules read.
+mod payload_field {
+    pub const PATH: usize = 0;
+    pub const PATCH_ID: usize = 1;
+    pub const FAILURE_CATEGORY: usize = 2;
+    pub const COMMAND_ID: usize = 3;
+    pub const OUTPUT_REF: usize = 4;
+    pub const CONTENT_REF: usize = 5;
+    pub const DIFF_REF: usize = 6;
+    pub const TEST_RUN_ID: usize = 7;
+    pub const RESULT: usize = 8;
+    pub const REASON_CODE: usize = 9;
+    pub const STATUS: usize = 10;
+    pub const EXIT_CODE: usize = 11;
+    pub const COUNT: usize = 12;
+}
+
+fn payload_field(key: &[u8]) -> Option<usize> {
+    use payload_field::*;
+    Some(match key {
+        b"path" => PATH,
+        b"patchId" => PATCH_ID,
+        b"failureCategory" => FAILURE_CATEGORY,
+        b"commandId" => COMMAND_ID,
+        b"outputRef" => OUTPUT_REF,
+        b"contentRef" => CONTENT_REF,
+        b"diffRef" => DIFF_REF,
+        b"testRunId" => TEST_RUN_ID,
+        b"result" => RESULT,
+        b"reasonCode" => REASON_CODE,
+        b"status" => STATUS,
+        b"exitCode" => EXIT_CODE,
+        _ => return None,
+    })
+}
+
+/// What the scope rules need to know about an event besides its class, however it was read
+/// (from a parsed value or straight from its JSON text).
+trait ScopeFacts {
+    /// The top-level member `f` is a string.
+    fn is_string(&self, f: usize) -> bool;
+    /// The top-level member `f` is an array with at least one non-empty string.
+    fn has_refs(&self, f: usize) -> bool;
+    /// The payload is an object whose member `p` is a string with non-blank content.
+    fn payload_has(&self, p: usize) -> bool;
+    /// The payload is an object whose member `p` is a string.
+    fn payload_is_string(&self, p: usize) -> bool;
+    /// The payload is an object whose member `p` is an integral number.
+    fn payload_is_integer(&self, p: usize) -> bool;
+}
+
+/// The contract's per-family scope-id rules, in its order: calls `miss(field, message)` for
+/// each failed rule (all `missing_scope_id`).
+fn scope_rules(facts: &impl ScopeFacts, class: &str, mut miss: impl FnMut(&str, &'static str)) {
+    use field::*;
+    use payload_field as p;
+    let has_tool_call = facts.is_string(TOOL_CALL_ID);
+    let has_artifact = facts.is_string(ARTIFACT_ID) || facts.has_refs(ARTIFACT_REFS);
+
+    if class.starts_with("tool.") && !has_tool_call {
+        miss("toolCallId", "Tool events must include toolCallId.");
+    }
+    if class.starts_with("action.") && !facts.is_string(ACTION_ID) {
+        miss("actionId", "Action events must include actionId.");
+    }
+    if class.starts_with("artifact.") && !has_artifact {
+        miss(
+            "artifactId",
+            "Artifact events must include artifactId or artifactRefs.",
+        );
+    }
+    if class == "file.read" && !facts.payload_has(p::PATH) {
+        miss(
+            "payload.path",
+            "file.read events must include payload.path.",
+        );
+    }
+    if class == "file.changed" {
+        if !has_artifact {
+            miss(
+                "artifactId",
+                "file.changed events must include artifactId or artifactRefs.",
+            );
+        }
+        if !facts.payload_has(p::PATH) {
+            miss(
+                "payload.path",
+                "file.changed events must include payload.path.",
+            );
+        }
+    }
+    if class.starts_with("patch.") && !facts.payload_has(p::PATCH_ID) && !has_tool_call {
+        miss(
+            "payload.patchId",
+            "Patch events must include payload.patchId or toolCallId.",
+        );
+    }
+    if class == "patch.failed" && !facts.payload_has(p::FAILURE_CATEGORY) {
+        miss(
+            "payload.failureCategory",
+            "patch.failed events must include payload.failureCategory.",
+        );
+    }
+    if class.starts_with("command.") && !facts.payload_has(p::COMMAND_ID) && !has_tool_call {
+        miss(
+            "payload.commandId",
+            "Command events must include payload.commandId or toolCallId.",
+        );
+    }
+    if class == "command.output" {
+        let has_output = facts.has_refs(REF_IDS)
+            || facts.has_refs(ARTIFACT_REFS)
+            || facts.has_refs(EVIDENCE_REFS)
+            || facts.payload_has(p::OUTPUT_REF)
+            || facts.payload_has(p::CONTENT_REF)
+            || facts.payload_has(p::DIFF_REF);
+        if !has_output {
+            miss(
+                "refIds",
+                "command.output events must include an output ref.",
+            );
+        }
+    }
+    if class == "command.exited"
+        && !facts.payload_is_integer(p::EXIT_CODE)
+        && !facts.payload_is_string(p::STATUS)
+    {
+        miss(
+            "payload.exitCode",
+            "command.exited events must include payload.exitCode or payload.status.",
+        );
+    }
+    if class.starts_with("test.") && !facts.payload_has(p::TEST_RUN_ID) && !has_tool_call {
+        miss(
+            "payload.testRunId",
+            "Test events must include payload.testRunId or toolCallId.",
+        );
+    }
+    if class == "test.completed"
+        && !facts.payload_has(p::RESULT)
+        && !facts.payload_is_string(p::STATUS)
+    {
+        miss(
+            "payload.result",
+            "test.completed events must include payload.result or payload.status.",
+        );
+    }
+    if class == "sandbox.blocked" && !facts.payload_has(p::REASON_CODE) {
+        miss(
+            "payload.reasonCode",
+            "sandbox.blocked events must include payload.reasonCode.",
+        );
+    }
+    if (class.starts_with("evidence.") || class.starts_with("review."))
+        && !facts.is_string(EVIDENCE_ID)
+        && !facts.has_refs(EVIDENCE_REFS)
+    {
+        miss(
+            "evidenceId",
+            "Evidence and review events must include evidenceId or evidenceRefs.",
+        );
+    }
+}
+
+/// The rule members of a parsed event, found in one pass over its keys (and, when the rules
+/// need them, over its payload's keys).
+struct EventMembers<'a> {
+    top: [Option<&'a Value>; field::COUNT],
+    payload: [Option<&'a Value>; payload_field::COUNT],
+}
+
+impl<'a> EventMembers<'a> {
+    fn of(rec: &'a Rec) -> EventMembers<'a> {
+        let mut top = [None; field::COUNT];
+        for (k, v) in rec {
+            if let Some(slot) = event_field(k.as_bytes()).and_then(|f| top.get_mut(f)) {
+                *slot = Some(v);
+            }
+        }
+        EventMembers {
+            top,
+            payload: [None; payload_field::COUNT],
+        }
+    }
+
+    fn get(&self, f: usize) -> Option<&'a Value> {
+        self.top.get(f).copied().flatten()
+    }
+
+    /// Fill in the payload's rule members (the payload is an object).
+    fn read_payload(&mut self) {
+        if let Some(Value::Object(p)) = self.get(field::PAYLOAD) {
+            for (k, v) in p {
+                if let Some(slot) =
+                    payload_field(k.as_bytes()).and_then(|f| self.payload.get_mut(f))
+                {
+                    *slot = Some(v);
+                }
+            }
+        }
+    }
+
+    fn payload_member(&self, p: usize) -> Option<&'a Value> {
+        self.payload.get(p).copied().flatten()
+    }
+}
+
+impl ScopeFacts for EventMembers<'_> {
+    fn is_string(&self, f: usize) -> bool {
+        matches!(self.get(f), Some(Value::String(_)))
+    }
+    fn has_refs(&self, f: usize) -> bool {
+        match self.get(f) {
+            Some(Value::Array(items)) => items
+                .iter()
+                .any(|x| matches!(x, Value::String(s) if !s.is_empty())),
+            _ => false,
+        }
+    }
+    fn payload_has(&self, p: usize) -> bool {
+        matches!(self.payload_member(p), Some(Value::String(s)) if has_content(s))
+    }
+    fn payload_is_string(&self, p: usize) -> bool {
+        matches!(self.payload_member(p), Some(Value::String(_)))
+    }
+    fn payload_is_integer(&self, p: usize) -> bool {
+        matches!(self.payload_member(p), Some(Value::Number(n)) if n.as_f64().is_some_and(is_integer))
+    }
+}
 
 /// Issues of one runtime execution event.
 pub fn collect_runtime_event_issues(input: &Value, path: &str) -> Vec<Issue> {
@@ -227,19 +510,15 @@ fn runtime_event(sink: &mut Sink, input: &Value, path: &str) {
         );
         return;
     };
-    for f in [
-        "id",
-        "schemaVersion",
-        "runtimeId",
-        "kind",
-        "status",
-        "title",
-        "createdAt",
-    ] {
-        sink.req_string(rec, f, path);
+    let mut members = EventMembers::of(rec);
+    for (f, name) in REQUIRED_EVENT_FIELDS.iter().enumerate() {
+        match members.get(f) {
+            Some(Value::String(s)) if !s.is_empty() => {}
+            _ => sink.mismatch(path, name, "a non-empty string."),
+        }
     }
-    let integral = match rec.get("sequence") {
-        Some(Value::Number(n)) => n.as_f64().map(is_integer).unwrap_or(false),
+    let integral = match members.get(field::SEQUENCE) {
+        Some(Value::Number(n)) => n.as_f64().is_some_and(is_integer),
         _ => false,
     };
     if !integral {
@@ -249,194 +528,147 @@ fn runtime_event(sink: &mut Sink, input: &Value, path: &str) {
             "Runtime event sequence must be an integer.",
         );
     }
-    if let Some(Value::String(class)) = rec.get("eventClass") {
-        if is_legacy_runtime_turn_terminal_event_class(Some(class)) {
+    if let Some(Value::String(class)) = members.get(field::EVENT_CLASS) {
+        if is_legacy_class(class) {
             sink.push(
                 SCHEMA_MISMATCH,
                 field_path(path, "eventClass"),
                 "Legacy turn terminal event is not allowed; use turn.completed, turn.failed, or turn.canceled.",
             );
         }
-        scope_rules(sink, rec, class, path);
+        members.read_payload();
+        scope_rules(&members, class, |field, message| {
+            sink.push(MISSING_SCOPE_ID, field_path(path, field), message);
+        });
     }
-    payload_checks(sink, rec.get("payload"), &field_path(path, "payload"));
-}
-
-/// A payload string with non-blank content.
-fn payload_has(payload: Option<&Rec>, key: &str) -> bool {
-    matches!(payload.and_then(|p| p.get(key)), Some(Value::String(s)) if has_content(s))
-}
-
-fn payload_is_string(payload: Option<&Rec>, key: &str) -> bool {
-    matches!(payload.and_then(|p| p.get(key)), Some(Value::String(_)))
-}
-
-fn is_string_field(rec: &Rec, key: &str) -> bool {
-    matches!(rec.get(key), Some(Value::String(_)))
-}
-
-/// An array with at least one non-empty string element.
-fn has_refs(rec: &Rec, key: &str) -> bool {
-    match rec.get(key) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .any(|x| matches!(x, Value::String(s) if !s.is_empty())),
-        _ => false,
+    if let Some(payload) = members.get(field::PAYLOAD) {
+        payload_checks(sink, payload, path, "payload");
     }
 }
 
-/// The per-family scope-id rules, in the contract's order (all `missing_scope_id`).
-fn scope_rules(sink: &mut Sink, rec: &Rec, class: &str, path: &str) {
-    let payload = rec.get("payload").and_then(Value::as_object);
-    let mut miss = |field: &str, message: &str| {
-        sink.push(MISSING_SCOPE_ID, field_path(path, field), message);
-    };
-    let has_tool_call = is_string_field(rec, "toolCallId");
-    let has_artifact = is_string_field(rec, "artifactId") || has_refs(rec, "artifactRefs");
-
-    if class.starts_with("tool.") && !has_tool_call {
-        miss("toolCallId", "Tool events must include toolCallId.");
+/// `is_legacy_runtime_turn_terminal_event_class(Some(class))`, without its lowercased copy for
+/// the common case: an ASCII class with no white space at its ends, whose JS `trim` is itself
+/// and whose `toLowerCase` is ASCII folding. Anything else takes the exact function.
+fn is_legacy_class(class: &str) -> bool {
+    let is_ws = |c: &u8| matches!(c, b'\t'..=b'\r' | b' ');
+    let b = class.as_bytes();
+    if !class.is_ascii() || b.first().is_some_and(is_ws) || b.last().is_some_and(is_ws) {
+        return is_legacy_runtime_turn_terminal_event_class(Some(class));
     }
-    if class.starts_with("action.") && !is_string_field(rec, "actionId") {
-        miss("actionId", "Action events must include actionId.");
-    }
-    if class.starts_with("artifact.") && !has_artifact {
-        miss(
-            "artifactId",
-            "Artifact events must include artifactId or artifactRefs.",
-        );
-    }
-    if class == "file.read" && !payload_has(payload, "path") {
-        miss(
-            "payload.path",
-            "file.read events must include payload.path.",
-        );
-    }
-    if class == "file.changed" {
-        if !has_artifact {
-            miss(
-                "artifactId",
-                "file.changed events must include artifactId or artifactRefs.",
-            );
-        }
-        if !payload_has(payload, "path") {
-            miss(
-                "payload.path",
-                "file.changed events must include payload.path.",
-            );
-        }
-    }
-    if class.starts_with("patch.") && !payload_has(payload, "patchId") && !has_tool_call {
-        miss(
-            "payload.patchId",
-            "Patch events must include payload.patchId or toolCallId.",
-        );
-    }
-    if class == "patch.failed" && !payload_has(payload, "failureCategory") {
-        miss(
-            "payload.failureCategory",
-            "patch.failed events must include payload.failureCategory.",
-        );
-    }
-    if class.starts_with("command.") && !payload_has(payload, "commandId") && !has_tool_call {
-        miss(
-            "payload.commandId",
-            "Command events must include payload.commandId or toolCallId.",
-        );
-    }
-    if class == "command.output" {
-        let has_output = has_refs(rec, "refIds")
-            || has_refs(rec, "artifactRefs")
-            || has_refs(rec, "evidenceRefs")
-            || payload_has(payload, "outputRef")
-            || payload_has(payload, "contentRef")
-            || payload_has(payload, "diffRef");
-        if !has_output {
-            miss(
-                "refIds",
-                "command.output events must include an output ref.",
-            );
-        }
-    }
-    if class == "command.exited" {
-        let exit_code_ok = match payload.and_then(|p| p.get("exitCode")) {
-            Some(Value::Number(n)) => n.as_f64().map(is_integer).unwrap_or(false),
-            _ => false,
-        };
-        if !exit_code_ok && !payload_is_string(payload, "status") {
-            miss(
-                "payload.exitCode",
-                "command.exited events must include payload.exitCode or payload.status.",
-            );
-        }
-    }
-    if class.starts_with("test.") && !payload_has(payload, "testRunId") && !has_tool_call {
-        miss(
-            "payload.testRunId",
-            "Test events must include payload.testRunId or toolCallId.",
-        );
-    }
-    if class == "test.completed"
-        && !payload_has(payload, "result")
-        && !payload_is_string(payload, "status")
-    {
-        miss(
-            "payload.result",
-            "test.completed events must include payload.result or payload.status.",
-        );
-    }
-    if class == "sandbox.blocked" && !payload_has(payload, "reasonCode") {
-        miss(
-            "payload.reasonCode",
-            "sandbox.blocked events must include payload.reasonCode.",
-        );
-    }
-    if (class.starts_with("evidence.") || class.starts_with("review."))
-        && !is_string_field(rec, "evidenceId")
-        && !has_refs(rec, "evidenceRefs")
-    {
-        miss(
-            "evidenceId",
-            "Evidence and review events must include evidenceId or evidenceRefs.",
-        );
-    }
+    LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES
+        .iter()
+        .any(|legacy| legacy.eq_ignore_ascii_case(class))
 }
 
 /// True when an object key names a secret-bearing field: case-insensitive substring match of
 /// `api[-_]?key`, `authorization`, `password`, `secret`, `token` (ASCII folding only, as the
 /// non-Unicode JS regex does).
 pub fn is_secret_key(key: &str) -> bool {
-    const NEEDLES: [&[u8]; 7] = [
-        b"apikey",
-        b"api-key",
-        b"api_key",
-        b"authorization",
-        b"password",
-        b"secret",
-        b"token",
-    ];
-    // Byte-wise ASCII case folding (no allocation); non-ASCII bytes never equal a needle byte.
-    let k = key.as_bytes();
-    NEEDLES.iter().any(|needle| {
-        k.windows(needle.len()).any(|w| {
+    is_secret_key_bytes(key.as_bytes())
+}
+
+/// [`is_secret_key`] on the UTF-8 bytes of a key (non-ASCII bytes never match a needle byte).
+/// Each needle is tried only where its first letter occurs.
+pub(crate) fn is_secret_key_bytes(k: &[u8]) -> bool {
+    fn at(k: &[u8], i: usize, needle: &[u8]) -> bool {
+        k.get(i..i + needle.len()).is_some_and(|w| {
             w.iter()
-                .zip(needle.iter())
+                .zip(needle)
                 .all(|(a, b)| a.to_ascii_lowercase() == *b)
         })
+    }
+    k.iter().enumerate().any(|(i, c)| match c | 0x20 {
+        b'a' => {
+            at(k, i, b"apikey")
+                || at(k, i, b"api-key")
+                || at(k, i, b"api_key")
+                || at(k, i, b"authorization")
+        }
+        b'p' => at(k, i, b"password"),
+        b's' => at(k, i, b"secret"),
+        b't' => at(k, i, b"token"),
+        _ => false,
     })
 }
 
-/// Large-inline check then secret-key scan of a payload or metadata value (`None` = absent).
-fn payload_checks(sink: &mut Sink, value: Option<&Value>, path: &str) {
-    let Some(value) = value else { return };
-    if json_stringify_len(value) > MAX_INLINE_PAYLOAD_UNITS {
+/// `Number::toString(x).length`, without allocating for integers.
+fn js_number_len(x: f64) -> usize {
+    if x == 0.0 {
+        return 1;
+    }
+    let a = x.abs();
+    if a < 1e21 && a.trunc() == a {
+        let mut n = a as u128;
+        let mut digits = usize::from(x < 0.0);
+        while n > 0 {
+            digits += 1;
+            n /= 10;
+        }
+        return digits;
+    }
+    js_number_to_string(x).len()
+}
+
+/// UTF-16 length of `JSON.stringify(value)` and whether any object inside it (at any depth)
+/// has a secret-bearing key, in one walk that allocates only its stack.
+fn measure_payload(value: &Value) -> (usize, bool) {
+    let mut total = 0usize;
+    let mut secret = false;
+    let mut stack: Vec<&Value> = Vec::new();
+    let mut next = Some(value);
+    while let Some(x) = next.take().or_else(|| stack.pop()) {
+        total = total.saturating_add(match x {
+            Value::Null => 4,
+            Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => js_number_len(n.as_f64().unwrap_or(0.0)),
+            Value::String(s) => json_string_literal_len(s),
+            Value::Array(a) => {
+                stack.extend(a.iter());
+                2 + a.len().saturating_sub(1)
+            }
+            Value::Object(m) => {
+                let mut n = 2 + m.len().saturating_sub(1);
+                for (k, child) in m {
+                    secret = secret || is_secret_key(k);
+                    n += json_string_literal_len(k) + 1;
+                    if matches!(child, Value::Array(_) | Value::Object(_)) {
+                        stack.push(child);
+                    } else {
+                        n += scalar_len(child);
+                    }
+                }
+                n
+            }
+        });
+    }
+    (total, secret)
+}
+
+fn scalar_len(v: &Value) -> usize {
+    match v {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => js_number_len(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => json_string_literal_len(s),
+        Value::Array(_) | Value::Object(_) => 0,
+    }
+}
+
+/// Large-inline check then secret-key scan of the member `field` of the record at `path`
+/// (a payload or metadata value). Paths are built only when an issue is reported.
+fn payload_checks(sink: &mut Sink, value: &Value, path: &str, field: &str) {
+    let (len, secret) = measure_payload(value);
+    if len > MAX_INLINE_PAYLOAD_UNITS {
         sink.push(
             LARGE_PAYLOAD_INLINE,
-            path.to_string(),
+            field_path(path, field),
             "Large runtime payloads must be stored as refs instead of inline event payloads.",
         );
     }
-    scan_secret_keys(sink, value, path);
+    if secret {
+        scan_secret_keys(sink, value, &field_path(path, field));
+    }
 }
 
 enum Seg<'a> {
@@ -514,19 +746,93 @@ fn scan_secret_keys(sink: &mut Sink, root: &Value, root_path: &str) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Runtime event streams: every event of a JSON array at once, with a fast path
+// Runtime events as JSON text: one event, a JSON array, or NDJSON, with a fast path
+
+mod text;
+
+/// Issues of one runtime event given as JSON text: exactly what parsing it and
+/// [`collect_runtime_event_issues`] give. A clean event (the common case) is recognized in one
+/// pass over the text without parsing it into a value. Error: the text is not JSON
+/// (`Invalid JSON input: ...`, serde_json's message).
+pub fn collect_runtime_event_text_issues(text: &str, path: &str) -> Result<Vec<Issue>, String> {
+    let b = text.as_bytes();
+    let start = text::skip_ws(b, 0);
+    if text::clean_event_end(text, start).is_some_and(|end| text::skip_ws(b, end) == b.len()) {
+        return Ok(Vec::new());
+    }
+    let event: Value =
+        serde_json::from_str(text).map_err(|e| format!("Invalid JSON input: {e}"))?;
+    Ok(collect_runtime_event_issues(&event, path))
+}
 
 /// Issues of every element of a JSON array of runtime events: the issues
 /// [`collect_runtime_event_issues`] gives for element `i` at path `{path}[i]`, concatenated in
 /// index order. `text` is the array's JSON text (as `JSON.stringify` writes it).
 ///
-/// Each element is first checked by a single borrowing pass over its text that allocates
-/// nothing for a clean event (the common case) and gives up at the first doubt; only then is
-/// the element parsed into a `Value` and validated in full, so the result is exactly the
-/// per-event validator's. Errors: `text` is not a JSON array (`Runtime events must be an
-/// array.` or the parse error), or element `i` is not parseable on its own (`events[i]: ...`,
-/// e.g. nesting deeper than serde_json's limit), as the per-event call would fail.
+/// One pass over the text: each element is first checked by the no-allocation pass of
+/// `validation::text`, and only an element it cannot call clean is parsed into a value and
+/// validated in full. Errors: `text` is not a JSON array (`Runtime events must be an array.`
+/// or `Invalid JSON input: ...`), or element `i` cannot be parsed on its own
+/// (`events[i]: Invalid JSON input: ...`, e.g. nesting deeper than serde_json's limit).
 pub fn collect_runtime_events_issues(text: &str, path: &str) -> Result<Vec<Issue>, String> {
+    match array_issues(text, path) {
+        Some(issues) => Ok(issues),
+        // Unusual or invalid text: the element-by-element parse, which also words the errors.
+        None => array_issues_parsed(text, path),
+    }
+}
+
+/// The single pass of [`collect_runtime_events_issues`]; `None` when the text is not a
+/// well-formed array (or an element does not parse), for the careful path to report.
+fn array_issues(text: &str, path: &str) -> Option<Vec<Issue>> {
+    let b = text.as_bytes();
+    let mut pos = text::skip_ws(b, 0);
+    if b.get(pos) != Some(&b'[') {
+        return None;
+    }
+    pos = text::skip_ws(b, pos + 1);
+    let mut sink = Sink::new();
+    if b.get(pos) == Some(&b']') {
+        return (text::skip_ws(b, pos + 1) == b.len()).then_some(sink.issues);
+    }
+    let mut index = 0usize;
+    loop {
+        pos = match text::clean_event_end(text, pos) {
+            Some(end) => end,
+            None => pos + parse_and_validate(&mut sink, text.get(pos..)?, path, index).ok()?,
+        };
+        pos = text::skip_ws(b, pos);
+        match b.get(pos) {
+            Some(b',') => {
+                pos = text::skip_ws(b, pos + 1);
+                index += 1;
+            }
+            Some(b']') => return (text::skip_ws(b, pos + 1) == b.len()).then_some(sink.issues),
+            _ => return None,
+        }
+    }
+}
+
+/// Parse the JSON value at the start of `rest`, validate it as event `index`, and return the
+/// length of its text.
+fn parse_and_validate(
+    sink: &mut Sink,
+    rest: &str,
+    path: &str,
+    index: usize,
+) -> Result<usize, serde_json::Error> {
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    let event = match values.next() {
+        Some(v) => v?,
+        None => Value::Null,
+    };
+    runtime_event(sink, &event, &format!("{path}[{index}]"));
+    Ok(values.byte_offset())
+}
+
+/// The careful path of [`collect_runtime_events_issues`]: split the array into its elements'
+/// texts, then parse and validate each element on its own.
+fn array_issues_parsed(text: &str, path: &str) -> Result<Vec<Issue>, String> {
     let items: Vec<&serde_json::value::RawValue> = match serde_json::from_str(text) {
         Ok(items) => items,
         Err(e) if e.is_data() => return Err("Runtime events must be an array.".to_string()),
@@ -535,7 +841,7 @@ pub fn collect_runtime_events_issues(text: &str, path: &str) -> Result<Vec<Issue
     let mut sink = Sink::new();
     for (i, raw) in items.iter().enumerate() {
         let raw = raw.get();
-        if fast::is_clean_runtime_event(raw) {
+        if text::clean_event_end(raw, 0) == Some(raw.len()) {
             continue;
         }
         let event: Value = serde_json::from_str(raw)
@@ -545,555 +851,39 @@ pub fn collect_runtime_events_issues(text: &str, path: &str) -> Result<Vec<Issue
     Ok(sink.issues)
 }
 
-/// The no-allocation check behind [`collect_runtime_events_issues`]: `true` only when the
-/// event's JSON text parses (under the same rules and depth limit as `serde_json::Value`) to an
-/// event with no issue at all. Anything unusual (a duplicate member that matters, a secret
-/// key, a payload near the size limit, any failed rule) answers `false`, and the caller
-/// validates that event in full.
-mod fast {
-    use std::borrow::Cow;
-    use std::fmt;
-
-    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-
-    use super::{is_secret_key, MAX_INLINE_PAYLOAD_UNITS};
-    use crate::contract::js::{
-        has_content, is_integer, js_number_to_string, json_string_literal_len,
-    };
-    use crate::contract::terminal::is_legacy_runtime_turn_terminal_event_class;
-
-    pub(super) fn is_clean_runtime_event(text: &str) -> bool {
-        let mut de = serde_json::Deserializer::from_str(text);
-        match de.deserialize_any(EventProbe) {
-            Ok(clean) => clean && de.end().is_ok(),
-            Err(_) => false,
-        }
-    }
-
-    /// Stop the pass: the event needs the full validator (or does not parse).
-    fn doubt<E: de::Error>() -> E {
-        E::custom("needs the full validator")
-    }
-
-    // Top-level members the rules read.
-    const ID: usize = 0; // ..=6: the required non-empty strings, in the validator's order
-    const REQUIRED: [&str; 7] = [
-        "id",
-        "schemaVersion",
-        "runtimeId",
-        "kind",
-        "status",
-        "title",
-        "createdAt",
-    ];
-    const SEQUENCE: usize = 7;
-    const EVENT_CLASS: usize = 8;
-    const TOOL_CALL_ID: usize = 9;
-    const ACTION_ID: usize = 10;
-    const ARTIFACT_ID: usize = 11;
-    const EVIDENCE_ID: usize = 12;
-    const ARTIFACT_REFS: usize = 13;
-    const REF_IDS: usize = 14;
-    const EVIDENCE_REFS: usize = 15;
-    const PAYLOAD: usize = 16;
-    const TOP_FIELDS: usize = 17;
-
-    fn top_field(key: &str) -> Option<usize> {
-        if let Some(i) = REQUIRED.iter().position(|f| *f == key) {
-            return Some(ID + i);
-        }
-        Some(match key {
-            "sequence" => SEQUENCE,
-            "eventClass" => EVENT_CLASS,
-            "toolCallId" => TOOL_CALL_ID,
-            "actionId" => ACTION_ID,
-            "artifactId" => ARTIFACT_ID,
-            "evidenceId" => EVIDENCE_ID,
-            "artifactRefs" => ARTIFACT_REFS,
-            "refIds" => REF_IDS,
-            "evidenceRefs" => EVIDENCE_REFS,
-            "payload" => PAYLOAD,
-            _ => return None,
-        })
-    }
-
-    // Payload members the scope rules read.
-    const PAYLOAD_FIELDS: [&str; 12] = [
-        "path",
-        "patchId",
-        "failureCategory",
-        "commandId",
-        "outputRef",
-        "contentRef",
-        "diffRef",
-        "testRunId",
-        "result",
-        "reasonCode",
-        "status",
-        "exitCode",
-    ];
-    const P_PATH: usize = 0;
-    const P_PATCH_ID: usize = 1;
-    const P_FAILURE_CATEGORY: usize = 2;
-    const P_COMMAND_ID: usize = 3;
-    const P_OUTPUT_REF: usize = 4;
-    const P_CONTENT_REF: usize = 5;
-    const P_DIFF_REF: usize = 6;
-    const P_TEST_RUN_ID: usize = 7;
-    const P_RESULT: usize = 8;
-    const P_REASON_CODE: usize = 9;
-    const P_STATUS: usize = 10;
-    const P_EXIT_CODE: usize = 11;
-
-    /// What the pass learned about one value.
-    #[derive(Default)]
-    struct Seen<'de> {
-        kind: Kind,
-        num: f64,
-        /// The string itself (only for `eventClass`).
-        text: Option<Cow<'de, str>>,
-        non_empty: bool,
-        content: bool,
-        /// An array with at least one non-empty string item.
-        refs: bool,
-    }
-
-    #[derive(Default, Clone, Copy, PartialEq, Eq)]
-    enum Kind {
-        #[default]
-        Null,
-        Bool,
-        Num,
-        Str,
-        Arr,
-        Obj,
-    }
-
-    impl Seen<'_> {
-        fn integral(&self) -> bool {
-            self.kind == Kind::Num && is_integer(self.num)
-        }
-    }
-
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    enum Mode {
-        /// Only parse (so errors match a full parse).
-        Walk,
-        /// Keep the string's text.
-        Text,
-        /// An id list: note a non-empty string item.
-        Refs,
-        /// Inside the payload: add up its `JSON.stringify` length, refuse secret keys.
-        Measure,
-        /// The payload itself: as `Measure`, and note its rule-relevant members.
-        PayloadRoot,
-    }
-
-    /// Facts about the payload.
-    #[derive(Default)]
-    struct Acc {
-        /// UTF-16 length of `JSON.stringify(payload)` (over-counted if a key repeats).
-        len: usize,
-        /// Bit `i`: `PAYLOAD_FIELDS[i]` seen; `good` bit `i`: it satisfies its rule.
-        seen: u16,
-        good: u16,
-    }
-
-    /// `Number::toString(x).length`, without allocating for integers.
-    fn js_number_len(x: f64) -> usize {
-        if x == 0.0 {
-            return 1;
-        }
-        let a = x.abs();
-        if a < 1e21 && a.trunc() == a {
-            let mut n = a as u128;
-            let mut digits = usize::from(x < 0.0);
-            while n > 0 {
-                digits += 1;
-                n /= 10;
+/// Issues of newline-delimited runtime events (NDJSON; any JSON white space may separate
+/// the events, blank lines included): event `i` (counting events, not lines) gets the issues
+/// [`collect_runtime_event_issues`] gives at path `{path}[i]`. Error: event `i` is not JSON
+/// (`events[i]: Invalid JSON input: ...`, positions counted from the event's start).
+pub fn collect_runtime_events_ndjson_issues(text: &str, path: &str) -> Result<Vec<Issue>, String> {
+    let b = text.as_bytes();
+    let mut sink = Sink::new();
+    let mut pos = text::skip_ws(b, 0);
+    let mut index = 0usize;
+    while pos < b.len() {
+        let end = match text::clean_event_end(text, pos) {
+            Some(end) => end,
+            None => {
+                let rest = text.get(pos..).unwrap_or_default();
+                let len = parse_and_validate(&mut sink, rest, path, index)
+                    .map_err(|e| format!("events[{index}]: Invalid JSON input: {e}"))?;
+                pos + len
             }
-            return digits;
+        };
+        let next = text::skip_ws(b, end);
+        if next == end && next < b.len() {
+            // `{..}{..}` or `{..}x`: the next event must start after white space.
+            let rest = text.get(end..).unwrap_or_default();
+            let shown: String = rest.chars().take(16).collect();
+            return Err(format!(
+                "events[{}]: Invalid JSON input: expected white space before {shown:?}",
+                index + 1
+            ));
         }
-        js_number_to_string(x).len()
+        pos = next;
+        index += 1;
     }
-
-    struct ValueProbe<'a> {
-        mode: Mode,
-        acc: &'a mut Acc,
-    }
-
-    impl<'de> DeserializeSeed<'de> for ValueProbe<'_> {
-        type Value = Seen<'de>;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Seen<'de>, D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-
-    impl ValueProbe<'_> {
-        fn measuring(&self) -> bool {
-            matches!(self.mode, Mode::Measure | Mode::PayloadRoot)
-        }
-        fn add(&mut self, n: usize) {
-            if self.measuring() {
-                self.acc.len = self.acc.len.saturating_add(n);
-            }
-        }
-        fn number<'de>(mut self, x: f64) -> Seen<'de> {
-            if self.measuring() {
-                self.add(js_number_len(x));
-            }
-            Seen {
-                kind: Kind::Num,
-                num: x,
-                ..Seen::default()
-            }
-        }
-        fn string<'de>(mut self, s: &str, keep: impl FnOnce() -> Cow<'de, str>) -> Seen<'de> {
-            if self.measuring() {
-                self.add(json_string_literal_len(s));
-            }
-            Seen {
-                kind: Kind::Str,
-                non_empty: !s.is_empty(),
-                content: has_content(s),
-                text: (self.mode == Mode::Text).then(keep),
-                ..Seen::default()
-            }
-        }
-    }
-
-    impl<'de> Visitor<'de> for ValueProbe<'_> {
-        type Value = Seen<'de>;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-
-        fn visit_unit<E: de::Error>(mut self) -> Result<Seen<'de>, E> {
-            self.add(4);
-            Ok(Seen::default())
-        }
-
-        fn visit_bool<E: de::Error>(mut self, b: bool) -> Result<Seen<'de>, E> {
-            self.add(if b { 4 } else { 5 });
-            Ok(Seen {
-                kind: Kind::Bool,
-                ..Seen::default()
-            })
-        }
-
-        fn visit_i64<E: de::Error>(self, x: i64) -> Result<Seen<'de>, E> {
-            Ok(self.number(x as f64))
-        }
-
-        fn visit_u64<E: de::Error>(self, x: u64) -> Result<Seen<'de>, E> {
-            Ok(self.number(x as f64))
-        }
-
-        fn visit_f64<E: de::Error>(self, x: f64) -> Result<Seen<'de>, E> {
-            Ok(self.number(x))
-        }
-
-        fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Seen<'de>, E> {
-            Ok(self.string(s, || Cow::Borrowed(s)))
-        }
-
-        fn visit_str<E: de::Error>(self, s: &str) -> Result<Seen<'de>, E> {
-            Ok(self.string(s, || Cow::Owned(s.to_owned())))
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Seen<'de>, A::Error> {
-            let child = match self.mode {
-                Mode::Measure | Mode::PayloadRoot => Mode::Measure,
-                _ => Mode::Walk,
-            };
-            let mut n = 0usize;
-            let mut refs = false;
-            while let Some(item) = seq.next_element_seed(ValueProbe {
-                mode: child,
-                acc: &mut *self.acc,
-            })? {
-                n += 1;
-                refs |= item.kind == Kind::Str && item.non_empty;
-            }
-            let mut this = self;
-            this.add(2 + n.saturating_sub(1));
-            Ok(Seen {
-                kind: Kind::Arr,
-                refs: refs && this.mode == Mode::Refs,
-                ..Seen::default()
-            })
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seen<'de>, A::Error> {
-            let measuring = self.measuring();
-            let child = if measuring { Mode::Measure } else { Mode::Walk };
-            let mut n = 0usize;
-            while let Some(key) = map.next_key_seed(KeyProbe)? {
-                n += 1;
-                if measuring {
-                    if key.secret {
-                        return Err(doubt());
-                    }
-                    self.acc.len = self.acc.len.saturating_add(key.literal_len + 1);
-                }
-                let field = if self.mode == Mode::PayloadRoot {
-                    key.payload_field
-                } else {
-                    None
-                };
-                let seen = map.next_value_seed(ValueProbe {
-                    mode: child,
-                    acc: &mut *self.acc,
-                })?;
-                if let Some(f) = field {
-                    let bit = 1u16 << f;
-                    if self.acc.seen & bit != 0 {
-                        return Err(doubt());
-                    }
-                    self.acc.seen |= bit;
-                    let good = match f {
-                        P_STATUS => seen.kind == Kind::Str,
-                        P_EXIT_CODE => seen.integral(),
-                        _ => seen.content,
-                    };
-                    if good {
-                        self.acc.good |= bit;
-                    }
-                }
-            }
-            let mut this = self;
-            this.add(2 + n.saturating_sub(1));
-            Ok(Seen {
-                kind: Kind::Obj,
-                ..Seen::default()
-            })
-        }
-    }
-
-    /// A member name: its literal length, whether it is secret-bearing, which payload rule
-    /// member it is.
-    struct KeyProbe;
-
-    struct Key {
-        literal_len: usize,
-        secret: bool,
-        payload_field: Option<usize>,
-    }
-
-    impl<'de> DeserializeSeed<'de> for KeyProbe {
-        type Value = Key;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
-            d.deserialize_str(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for KeyProbe {
-        type Value = Key;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a member name")
-        }
-        fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
-            Ok(Key {
-                literal_len: json_string_literal_len(s),
-                secret: is_secret_key(s),
-                payload_field: PAYLOAD_FIELDS.iter().position(|f| *f == s),
-            })
-        }
-    }
-
-    /// The event object: collects the top-level facts, then applies every rule.
-    struct EventProbe;
-
-    struct TopKey(Option<usize>);
-
-    struct TopKeyProbe;
-
-    impl<'de> DeserializeSeed<'de> for TopKeyProbe {
-        type Value = TopKey;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<TopKey, D::Error> {
-            d.deserialize_str(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for TopKeyProbe {
-        type Value = TopKey;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a member name")
-        }
-        fn visit_str<E: de::Error>(self, s: &str) -> Result<TopKey, E> {
-            Ok(TopKey(top_field(s)))
-        }
-    }
-
-    impl<'de> Visitor<'de> for EventProbe {
-        type Value = bool;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a runtime event object")
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-            let mut acc = Acc::default();
-            let mut seen: [Option<Seen<'de>>; TOP_FIELDS] = Default::default();
-            while let Some(TopKey(field)) = map.next_key_seed(TopKeyProbe)? {
-                let mode = match field {
-                    Some(EVENT_CLASS) => Mode::Text,
-                    Some(ARTIFACT_REFS | REF_IDS | EVIDENCE_REFS) => Mode::Refs,
-                    Some(PAYLOAD) => Mode::PayloadRoot,
-                    _ => Mode::Walk,
-                };
-                let value = map.next_value_seed(ValueProbe {
-                    mode,
-                    acc: &mut acc,
-                })?;
-                if let Some(f) = field {
-                    let slot = seen.get_mut(f).ok_or_else(doubt)?;
-                    if slot.is_some() {
-                        // A repeated member: the last one wins in a parse; let the full
-                        // validator see it.
-                        return Err(doubt());
-                    }
-                    *slot = Some(value);
-                }
-            }
-            Ok(Facts { seen, acc }.clean())
-        }
-
-        // Anything but an object is an issue.
-        fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
-            Ok(false)
-        }
-    }
-
-    struct Facts<'de> {
-        seen: [Option<Seen<'de>>; TOP_FIELDS],
-        acc: Acc,
-    }
-
-    impl Facts<'_> {
-        fn get(&self, f: usize) -> Option<&Seen<'_>> {
-            self.seen.get(f).and_then(Option::as_ref)
-        }
-        fn is_string(&self, f: usize) -> bool {
-            self.get(f).is_some_and(|s| s.kind == Kind::Str)
-        }
-        fn has_refs(&self, f: usize) -> bool {
-            self.get(f).is_some_and(|s| s.refs)
-        }
-        /// A payload rule member that satisfies its rule (the payload is an object).
-        fn payload_good(&self, f: usize) -> bool {
-            self.acc.good & (1 << f) != 0
-        }
-
-        /// Mirrors `runtime_event` and `scope_rules`: true when none of them reports.
-        fn clean(&self) -> bool {
-            for f in ID..ID + REQUIRED.len() {
-                if !self
-                    .get(f)
-                    .is_some_and(|s| s.kind == Kind::Str && s.non_empty)
-                {
-                    return false;
-                }
-            }
-            if !self.get(SEQUENCE).is_some_and(Seen::integral) {
-                return false;
-            }
-            // Only the payload is measured (0 when it is absent).
-            if self.acc.len > MAX_INLINE_PAYLOAD_UNITS {
-                return false;
-            }
-            let Some(class) = self.get(EVENT_CLASS).and_then(|s| s.text.as_deref()) else {
-                // No string eventClass: no class rules.
-                return true;
-            };
-            if is_legacy_runtime_turn_terminal_event_class(Some(class)) {
-                return false;
-            }
-            self.scope_clean(class)
-        }
-
-        fn scope_clean(&self, class: &str) -> bool {
-            let has_tool_call = self.is_string(TOOL_CALL_ID);
-            let has_artifact = self.is_string(ARTIFACT_ID) || self.has_refs(ARTIFACT_REFS);
-            let p = |f| self.payload_good(f);
-            let fails = (class.starts_with("tool.") && !has_tool_call)
-                || (class.starts_with("action.") && !self.is_string(ACTION_ID))
-                || (class.starts_with("artifact.") && !has_artifact)
-                || (class == "file.read" && !p(P_PATH))
-                || (class == "file.changed" && (!has_artifact || !p(P_PATH)))
-                || (class.starts_with("patch.") && !p(P_PATCH_ID) && !has_tool_call)
-                || (class == "patch.failed" && !p(P_FAILURE_CATEGORY))
-                || (class.starts_with("command.") && !p(P_COMMAND_ID) && !has_tool_call)
-                || (class == "command.output"
-                    && !(self.has_refs(REF_IDS)
-                        || self.has_refs(ARTIFACT_REFS)
-                        || self.has_refs(EVIDENCE_REFS)
-                        || p(P_OUTPUT_REF)
-                        || p(P_CONTENT_REF)
-                        || p(P_DIFF_REF)))
-                || (class == "command.exited" && !p(P_EXIT_CODE) && !p(P_STATUS))
-                || (class.starts_with("test.") && !p(P_TEST_RUN_ID) && !has_tool_call)
-                || (class == "test.completed" && !p(P_RESULT) && !p(P_STATUS))
-                || (class == "sandbox.blocked" && !p(P_REASON_CODE))
-                || ((class.starts_with("evidence.") || class.starts_with("review."))
-                    && !self.is_string(EVIDENCE_ID)
-                    && !self.has_refs(EVIDENCE_REFS));
-            !fails
-        }
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::js_number_len;
-        use crate::contract::js::js_number_to_string;
-
-        #[test]
-        fn number_lengths_match_number_to_string() {
-            for x in [
-                0.0,
-                -0.0,
-                1.0,
-                -1.0,
-                9.0,
-                10.0,
-                99.0,
-                100.0,
-                123456789.0,
-                -42.5,
-                0.1,
-                1e20,
-                1e21,
-                123e19,
-                -1e21,
-                1.5e-7,
-                5e-324,
-                1.7976931348623157e308,
-                4294967296.0,
-                9007199254740993.0,
-            ] {
-                assert_eq!(js_number_len(x), js_number_to_string(x).len(), "{x}");
-            }
-        }
-    }
+    Ok(sink.issues)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1282,7 +1072,7 @@ fn ref_view(sink: &mut Sink, input: &Value, path: &str) {
 fn metadata_checks(sink: &mut Sink, rec: &Rec, path: &str) {
     if let Some(meta) = rec.get("metadata") {
         sink.req_record(rec, "metadata", path);
-        payload_checks(sink, Some(meta), &field_path(path, "metadata"));
+        payload_checks(sink, meta, path, "metadata");
     }
 }
 
@@ -1603,9 +1393,24 @@ mod stream_tests {
         let mut each = Vec::new();
         for (i, t) in events_text.iter().enumerate() {
             let v: Value = serde_json::from_str(t).expect("event parses");
-            each.extend(collect_runtime_event_issues(&v, &format!("$[{i}]")));
+            let issues = collect_runtime_event_issues(&v, &format!("$[{i}]"));
+            assert_eq!(
+                collect_runtime_event_text_issues(t, &format!("$[{i}]")).as_ref(),
+                Ok(&issues)
+            );
+            each.extend(issues);
         }
         assert_eq!(stream, each);
+        // The careful path agrees with the single pass.
+        assert_eq!(array_issues_parsed(&text, "$").as_ref(), Ok(&each));
+        // NDJSON, and an array with white space everywhere it may be.
+        let ndjson = format!("\n{}\r\n", events_text.join("\r\n\n"));
+        assert_eq!(
+            collect_runtime_events_ndjson_issues(&ndjson, "$"),
+            Ok(each.clone())
+        );
+        let spaced = format!(" [ {} ] \n", events_text.join(" ,\n\t"));
+        assert_eq!(collect_runtime_events_issues(&spaced, "$"), Ok(each));
     }
 
     fn generated(n: usize, seed: u32, options: Value) -> Vec<Value> {
@@ -1626,7 +1431,9 @@ mod stream_tests {
             let texts: Vec<String> = events.iter().map(Value::to_string).collect();
             assert_same(&texts);
             // Generated events are clean, and the fast pass says so for every one.
-            assert!(texts.iter().all(|t| fast::is_clean_runtime_event(t)));
+            assert!(texts
+                .iter()
+                .all(|t| text::clean_event_end(t, 0) == Some(t.len())));
         }
     }
 
@@ -1797,8 +1604,60 @@ mod stream_tests {
             "{err}"
         );
         assert_eq!(collect_runtime_events_issues("[]", "$"), Ok(Vec::new()));
+        assert_eq!(collect_runtime_events_issues(" [ ] ", "$"), Ok(Vec::new()));
+        assert!(collect_runtime_events_issues("[] x", "$").is_err());
+        assert!(collect_runtime_events_issues("[{},]", "$").is_err());
+        assert!(collect_runtime_events_issues("[{} {}]", "$").is_err());
+        assert!(collect_runtime_event_text_issues("{} x", "$").is_err());
+        assert_eq!(
+            collect_runtime_events_ndjson_issues(" \n\n ", "$"),
+            Ok(Vec::new())
+        );
+        let err = collect_runtime_events_ndjson_issues("null\n{\"id\":", "$").expect_err("cut");
+        assert!(err.starts_with("events[1]: Invalid JSON input: "), "{err}");
+        let err = collect_runtime_events_ndjson_issues("{}{}", "$").expect_err("no space");
+        assert!(err.starts_with("events[1]: Invalid JSON input: "), "{err}");
+        let err = collect_runtime_events_ndjson_issues(&deep[1..deep.len() - 1], "$")
+            .expect_err("too deep");
+        assert!(
+            err.starts_with("events[0]: Invalid JSON input: recursion limit exceeded"),
+            "{err}"
+        );
         let issues = collect_runtime_events_issues("[null,{}]", "root").expect("issues");
         assert_eq!(issues[0].path, "root[0]");
         assert_eq!(issues[1].path, "root[1].id");
+    }
+}
+
+#[cfg(test)]
+mod legacy_class_tests {
+    use super::*;
+
+    #[test]
+    fn legacy_class_shortcut_matches_the_exact_function() {
+        for class in [
+            "done",
+            "DONE",
+            "Turn.Final_Done",
+            "turn.cancelled",
+            " turn.done",
+            "turn.done\n",
+            "\u{3000}done",
+            "turn.\u{212a}",
+            "turn.done.",
+            "",
+            " ",
+            "model.delta",
+            "İ",
+            "final_done",
+            "cancelled",
+            "canceled",
+        ] {
+            assert_eq!(
+                is_legacy_class(class),
+                is_legacy_runtime_turn_terminal_event_class(Some(class)),
+                "{class:?}"
+            );
+        }
     }
 }

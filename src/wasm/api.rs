@@ -106,6 +106,13 @@ fn write_str_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
 /// `projectionState`, `fixture`, `capabilityManifest`. Returns the issue array.
 #[wasm_bindgen]
 pub fn collect_issues(kind: &str, len: usize, path: &str) -> Result<String, JsError> {
+    if kind == "runtimeEvent" {
+        // A clean event is recognized on its text, without parsing it into a value.
+        let issues = with_input(len, |text| {
+            validation::collect_runtime_event_text_issues(text, path).map_err(|e| JsError::new(&e))
+        })?;
+        return Ok(issues_json(&issues));
+    }
     let input = parse_input(len)?;
     let issues = match kind {
         "runtimeEvent" => validation::collect_runtime_event_issues(&input, path),
@@ -124,6 +131,16 @@ pub fn collect_issues(kind: &str, len: usize, path: &str) -> Result<String, JsEr
 pub fn collect_runtime_events_issues(len: usize, path: &str) -> Result<String, JsError> {
     let issues = with_input(len, |text| {
         validation::collect_runtime_events_issues(text, path).map_err(|e| JsError::new(&e))
+    })?;
+    Ok(issues_json(&issues))
+}
+
+/// `collectRuntimeEventsValidationIssues(ndjsonText, path)`: the input buffer holds
+/// newline-delimited events; returns the issues of every event (paths `{path}[i]...`).
+#[wasm_bindgen]
+pub fn collect_runtime_events_ndjson_issues(len: usize, path: &str) -> Result<String, JsError> {
+    let issues = with_input(len, |text| {
+        validation::collect_runtime_events_ndjson_issues(text, path).map_err(|e| JsError::new(&e))
     })?;
     Ok(issues_json(&issues))
 }

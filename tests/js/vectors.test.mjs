@@ -99,6 +99,11 @@ test("collectRuntimeEventsValidationIssues equals the per-event validator on the
   assert.ok(stream.length > 0);
   assert.deepEqual(stream, perEvent(inputs));
   assert.deepEqual(api.collectRuntimeEventsValidationIssues(inputs, "events"), perEvent(inputs, "events"));
+  // The same events as JSON text: an array, and NDJSON.
+  const text = JSON.stringify(inputs);
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(text), stream);
+  const ndjson = inputs.map((e) => JSON.stringify(e) ?? "null").join("\n");
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(ndjson, "events"), perEvent(inputs, "events"));
 });
 
 test("collectRuntimeEventsValidationIssues equals the per-event validator on generated streams", () => {
@@ -111,6 +116,7 @@ test("collectRuntimeEventsValidationIssues equals the per-event validator on gen
       case 2: return { ...e, eventClass: "tool.result", toolCallId: undefined };
       case 3: return { ...e, sequence: 0.5 };
       case 4: return { ...e, payload: { big: "z".repeat(32_001) } };
+      case 5: return { ...e, payload: { ...e.payload, "ключ": "\u0001é😀\"\\", "\u0000to\u006ben": 1 } };
       default: return e;
     }
   });
@@ -118,4 +124,31 @@ test("collectRuntimeEventsValidationIssues equals the per-event validator on gen
   assert.ok(stream.length > 1000);
   assert.deepEqual(stream, perEvent(broken));
   assert.throws(() => api.collectRuntimeEventsValidationIssues({}), TypeError);
+
+  // JSON text gives the same issues as the objects: compact and pretty-printed arrays, NDJSON
+  // with CRLF line ends and blank lines.
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(JSON.stringify(events)), []);
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(JSON.stringify(broken)), stream);
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(` \n${JSON.stringify(broken, null, 2)}\n`), stream);
+  const lines = broken.map((e) => JSON.stringify(e));
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(lines.join("\n")), stream);
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(`\r\n${lines.join("\r\n\r\n")}\n`, "s"), perEvent(broken, "s"));
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(""), []);
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues("[]"), []);
+});
+
+test("collectRuntimeEventsValidationIssues rejects text that is not JSON", () => {
+  const [event] = api.generateRuntimeEvents(1, 5);
+  const line = JSON.stringify(event);
+  const fails = (input, pattern) =>
+    assert.throws(() => api.collectRuntimeEventsValidationIssues(input), (e) => e instanceof TypeError && pattern.test(e.message));
+  fails(`[${line},`, /Invalid JSON input/);
+  fails(`[${line}]]`, /Invalid JSON input/);
+  fails(`${line}\n{"id":`, /events\[1\]: Invalid JSON input/);
+  fails(`${line}${line}`, /events\[1\]: Invalid JSON input/);
+  fails(42, /must be an array or JSON text/);
+  // A JSON value that is not an event is an issue, not an error.
+  assert.deepEqual(api.collectRuntimeEventsValidationIssues(`${line}\n7`), [
+    { code: "schema_mismatch", path: "$[1]", message: "Runtime event must be an object." },
+  ]);
 });

@@ -437,16 +437,50 @@ fn same(a: &Val, b: &Val) -> bool {
     }
 }
 
-/// Identifiers of the threads in each status group, in thread order.
-#[derive(Default, PartialEq)]
-struct IdLists {
-    active: Vec<Rc<str>>,
-    completed: Vec<Rc<str>>,
-    failed: Vec<Rc<str>>,
+/// Identifiers of the threads in one status group, in thread order: kept sorted by thread index
+/// and updated for the one thread an event touches (no walk over every thread).
+#[derive(Default)]
+struct IdList {
+    entries: Vec<(usize, Rc<str>)>,
+    /// Changed since the receiver last got the list.
+    changed: bool,
 }
 
-fn ids_val(ids: &[Rc<str>]) -> Val {
-    Val::arr(ids.iter().map(|s| Val::Str(s.clone())).collect())
+impl IdList {
+    /// Make thread `idx` (identifier `id`) a member of the list or not.
+    fn set(&mut self, idx: usize, id: Option<&str>, member: bool) {
+        match (self.entries.binary_search_by_key(&idx, |e| e.0), id) {
+            (Ok(p), Some(id)) if member => {
+                if let Some(e) = self.entries.get_mut(p) {
+                    if *e.1 != *id {
+                        e.1 = Rc::from(id);
+                        self.changed = true;
+                    }
+                }
+            }
+            (Ok(p), _) => {
+                self.entries.remove(p);
+                self.changed = true;
+            }
+            (Err(p), Some(id)) if member => {
+                self.entries.insert(p, (idx, Rc::from(id)));
+                self.changed = true;
+            }
+            (Err(_), _) => {}
+        }
+    }
+
+    fn val(&self) -> Val {
+        Val::arr(self.entries.iter().map(|e| Val::Str(e.1.clone())).collect())
+    }
+}
+
+/// The three status groups of the model.
+#[derive(Default)]
+struct IdLists {
+    active: IdList,
+    completed: IdList,
+    failed: IdList,
 }
 
 /// The incremental subagents accumulator (the reference's
@@ -466,7 +500,6 @@ pub struct SubagentsAcc {
     dirty: Vec<usize>,
     delegation_tracker: ListTracker,
     activity_tracker: ListTracker,
-    sent_ids: IdLists,
 }
 
 impl SubagentsAcc {
@@ -525,7 +558,7 @@ impl SubagentsAcc {
             .get(idx)
             .and_then(|t| t.status().map(str::to_owned));
         if is_new || status_before != status_after {
-            self.recompute_ids();
+            self.update_ids(idx);
         }
 
         self.activities.push(
@@ -586,24 +619,17 @@ impl SubagentsAcc {
         true
     }
 
-    fn recompute_ids(&mut self) {
-        let mut ids = IdLists::default();
-        for t in &self.threads {
-            let Some(id) = t.scalars[S_THREAD_ID].as_str() else {
-                continue;
-            };
-            let s = t.status();
-            if is_active_status(s) {
-                ids.active.push(Rc::from(id));
-            }
-            if s == Some("completed") {
-                ids.completed.push(Rc::from(id));
-            }
-            if is_failed_terminal_status(s) {
-                ids.failed.push(Rc::from(id));
-            }
-        }
-        self.ids = ids;
+    /// Put thread `idx` in the status groups its status says (the groups of the other threads
+    /// are unchanged by an event of this one).
+    fn update_ids(&mut self, idx: usize) {
+        let Some(t) = self.threads.get(idx) else {
+            return;
+        };
+        let id = t.scalars[S_THREAD_ID].as_str();
+        let s = t.status();
+        self.ids.active.set(idx, id, is_active_status(s));
+        self.ids.completed.set(idx, id, s == Some("completed"));
+        self.ids.failed.set(idx, id, is_failed_terminal_status(s));
     }
 
     /// The full model (§3.11.3), 7 keys.
@@ -616,9 +642,9 @@ impl SubagentsAcc {
             )
             .k("delegationCalls", Val::arr(self.delegations.clone()))
             .k("activities", Val::arr(self.activities.clone()))
-            .k("activeThreadIds", ids_val(&self.ids.active))
-            .k("completedThreadIds", ids_val(&self.ids.completed))
-            .k("failedThreadIds", ids_val(&self.ids.failed))
+            .k("activeThreadIds", self.ids.active.val())
+            .k("completedThreadIds", self.ids.completed.val())
+            .k("failedThreadIds", self.ids.failed.val())
             .into_val()
     }
 
@@ -734,26 +760,18 @@ impl SubagentsAcc {
             &self.activities,
         ));
 
-        if self.ids.active != self.sent_ids.active {
-            out.push(PatchOp::Replace {
-                path: path(&[Seg::Key("activeThreadIds")]),
-                value: ids_val(&self.ids.active),
-            });
-            self.sent_ids.active = self.ids.active.clone();
-        }
-        if self.ids.completed != self.sent_ids.completed {
-            out.push(PatchOp::Replace {
-                path: path(&[Seg::Key("completedThreadIds")]),
-                value: ids_val(&self.ids.completed),
-            });
-            self.sent_ids.completed = self.ids.completed.clone();
-        }
-        if self.ids.failed != self.sent_ids.failed {
-            out.push(PatchOp::Replace {
-                path: path(&[Seg::Key("failedThreadIds")]),
-                value: ids_val(&self.ids.failed),
-            });
-            self.sent_ids.failed = self.ids.failed.clone();
+        for (key, list) in [
+            ("activeThreadIds", &mut self.ids.active),
+            ("completedThreadIds", &mut self.ids.completed),
+            ("failedThreadIds", &mut self.ids.failed),
+        ] {
+            if list.changed {
+                out.push(PatchOp::Replace {
+                    path: path(&[Seg::Key(key)]),
+                    value: list.val(),
+                });
+                list.changed = false;
+            }
         }
     }
 
@@ -768,11 +786,9 @@ impl SubagentsAcc {
         self.sent_has_subagents = !self.threads.is_empty();
         self.delegation_tracker.sync(self.delegations.len());
         self.activity_tracker.sync(self.activities.len());
-        self.sent_ids = IdLists {
-            active: self.ids.active.clone(),
-            completed: self.ids.completed.clone(),
-            failed: self.ids.failed.clone(),
-        };
+        self.ids.active.changed = false;
+        self.ids.completed.changed = false;
+        self.ids.failed.changed = false;
     }
 }
 

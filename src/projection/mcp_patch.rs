@@ -298,14 +298,15 @@ impl McpPatch {
 
     /// Keep servers in first-appearance order; drop empty ones.
     fn reorder(&mut self) {
-        if !self.structural {
-            let sorted = self
-                .servers
-                .windows(2)
-                .all(|w| w.first().map(Server::first) <= w.get(1).map(Server::first));
-            if sorted {
-                return;
-            }
+        // Only a server list out of order or holding an empty server needs the rebuild below
+        // (which walks every MCP call); a server added at the end keeps the order. Whether the
+        // receiver needs the whole list is tracked by `structural`, set by the caller.
+        let sorted = self
+            .servers
+            .windows(2)
+            .all(|w| w.first().map(Server::first) <= w.get(1).map(Server::first));
+        if sorted && self.servers.iter().all(|s| !s.calls.is_empty()) {
+            return;
         }
         self.structural = true;
         self.servers.retain(|s| !s.calls.is_empty());

@@ -3,6 +3,8 @@
 // Rust writes plain JSON with three escapes inside strings:
 //   "\u0000u"     -> an own property / array slot holding undefined
 //   "\u0000e<i>"  -> the i-th event object of the list the wrapper holds
+//   "\u0000f<i>:<f>" -> field <f> of the i-th event object (a long string the state copies
+//                      from an event: the caller's own string is reused, not a second copy)
 //   "\u0000<s>"   -> the string <s> (a real string that starts with U+0000)
 
 function decodeString(s, events) {
@@ -10,6 +12,10 @@ function decodeString(s, events) {
   const tag = s.charCodeAt(1);
   if (tag === 117 /* u */ && s.length === 2) return undefined;
   if (tag === 101 /* e */) return events[Number(s.slice(2))];
+  if (tag === 102 /* f */) {
+    const colon = s.indexOf(":", 2);
+    return events[Number(s.slice(2, colon))][s.slice(colon + 1)];
+  }
   return s.slice(1);
 }
 

@@ -290,6 +290,19 @@ impl<'a> EvIndex<'a> {
     }
 }
 
+impl EvIndex<'_> {
+    /// The field strings handed out by [`Ev::val`] so far: `(field name, shared string)`.
+    pub fn shared_strings(&self) -> impl Iterator<Item = (&'static str, &std::rc::Rc<str>)> {
+        EVENT_FIELDS
+            .iter()
+            .zip(self.vals.iter())
+            .filter_map(|(f, cell)| match cell.get() {
+                Some(Val::Str(s)) => Some((*f, s)),
+                _ => None,
+            })
+    }
+}
+
 /// Typed read access to an event object, with the reference's JS semantics.
 #[derive(Clone, Copy)]
 pub struct Ev<'a> {

@@ -10,7 +10,9 @@
 //!
 //! Wire encoding (`write_json`): plain JSON, except `Undef` is written as the string `"\u0000u"`,
 //! `Event(i)` as `"\u0000e<i>"`, and a real string that starts with U+0000 gets one extra U+0000
-//! in front. The JS decoder reverses this (see pkg-template).
+//! in front. `write_json_with` may also write a string known to be field `f` of input event `i`
+//! as `"\u0000f<i>:<f>"` (the JS side then reuses the caller's own string instead of a copy).
+//! The JS decoder reverses this (see pkg-template).
 
 use std::fmt::Write as _;
 use std::ops::Deref;
@@ -292,7 +294,14 @@ impl Val {
 
     /// Encode for the JS layer (see module docs).
     pub fn write_json(&self, out: &mut String) {
-        write_val(self, out, &mut |_, _| false);
+        write_val(self, out, &|_| None);
+    }
+
+    /// `write_json`, writing a string for which `field_of` names its source (input event
+    /// index, event field) as a reference to that field (only strings of at least
+    /// [`MIN_FIELD_REF_LEN`] bytes, where the reference is shorter than the text).
+    pub fn write_json_with(&self, out: &mut String, field_of: &StrSource<'_>) {
+        write_val(self, out, field_of);
     }
 
     pub fn to_json(&self) -> String {
@@ -509,15 +518,27 @@ pub fn write_json_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// Where a shared string came from: `(input event index, event field name)`.
+pub type StrSource<'a> = dyn Fn(&Rc<str>) -> Option<(u32, &'static str)> + 'a;
+
+/// Strings shorter than this are written out even when their source is known.
+pub const MIN_FIELD_REF_LEN: usize = 32;
+
 /// Recursion is bounded: outputs are built by the projection, whose nesting comes from input
 /// values already parsed under the depth limit.
-fn write_val(v: &Val, out: &mut String, _ev: &mut dyn FnMut(u32, &mut String) -> bool) {
+fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
     match v {
         Val::Undef => out.push_str("\"\\u0000u\""),
         Val::Null => out.push_str("null"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Val::Num(n) => write_num(*n, out),
         Val::Str(s) => {
+            if s.len() >= MIN_FIELD_REF_LEN {
+                if let Some((i, f)) = field_of(s) {
+                    let _ = write!(out, "\"\\u0000f{i}:{f}\"");
+                    return;
+                }
+            }
             if s.starts_with('\u{0}') {
                 out.push_str("\"\\u0000");
                 let mut tmp = String::new();
@@ -536,7 +557,7 @@ fn write_val(v: &Val, out: &mut String, _ev: &mut dyn FnMut(u32, &mut String) ->
                 if i > 0 {
                     out.push(',');
                 }
-                write_val(x, out, _ev);
+                write_val(x, out, field_of);
             }
             out.push(']');
         }
@@ -548,7 +569,7 @@ fn write_val(v: &Val, out: &mut String, _ev: &mut dyn FnMut(u32, &mut String) ->
                 }
                 write_json_str(k, out);
                 out.push(':');
-                write_val(x, out, _ev);
+                write_val(x, out, field_of);
             }
             out.push('}');
         }

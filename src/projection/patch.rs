@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::contract::val::{write_json_str, Val};
+use crate::contract::val::{write_json_str, StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +42,11 @@ impl Patch {
     }
 
     pub fn write_json(&self, out: &mut String) {
+        self.write_json_with(out, &|_| None);
+    }
+
+    /// `write_json` with values written by `Val::write_json_with`.
+    pub fn write_json_with(&self, out: &mut String, field_of: &StrSource<'_>) {
         out.push_str("{\"full\":");
         out.push_str(if self.full { "true" } else { "false" });
         out.push_str(",\"ops\":[");
@@ -54,7 +59,7 @@ impl Patch {
                     out.push_str("{\"p\":");
                     write_path(path, out);
                     out.push_str(",\"v\":");
-                    value.write_json(out);
+                    value.write_json_with(out, field_of);
                     out.push('}');
                 }
                 PatchOp::List { path, len, set } => {
@@ -66,7 +71,7 @@ impl Patch {
                             out.push(',');
                         }
                         let _ = write!(out, "[{idx},");
-                        v.write_json(out);
+                        v.write_json_with(out, field_of);
                         out.push(']');
                     }
                     out.push_str("]}");

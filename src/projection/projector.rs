@@ -22,7 +22,7 @@ use super::subagents::SubagentsAcc;
 use super::timeline;
 use super::tool_surface::ToolSurfaceAcc;
 use crate::contract::event::{check_event, Ev, EvIndex, EventError};
-use crate::contract::val::{deep_equal, Obj, Val};
+use crate::contract::val::{deep_equal, Obj, Val, MIN_FIELD_REF_LEN};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
 /// a delta path; swapped back for the real values on output).
@@ -65,6 +65,10 @@ pub struct ProjectorCore<'a> {
     prev_stale: bool,
     /// Whole-unit replacements of the previous patch (an identical one is not sent again).
     prev_sent: Vec<(String, Val)>,
+    /// Long event-field strings shared into the state, by address: (ext, field). The strings
+    /// are kept alive here, so an address is never reused for another string while listed.
+    field_strings: HashMap<usize, (u32, &'static str)>,
+    field_strings_kept: Vec<Rc<str>>,
 }
 
 /// An overlay and its inputs: valid for a later call when no delta was superseded since, the
@@ -127,6 +131,8 @@ impl<'a> ProjectorCore<'a> {
             prev_diag_len: 0,
             prev_stale: false,
             prev_sent: Vec::new(),
+            field_strings: HashMap::default(),
+            field_strings_kept: Vec::new(),
         }
     }
 
@@ -192,8 +198,32 @@ impl<'a> ProjectorCore<'a> {
                 }
             }
         }
+        for (field, s) in index.shared_strings() {
+            if s.len() >= MIN_FIELD_REF_LEN {
+                self.field_strings
+                    .insert(Rc::as_ptr(s) as *const u8 as usize, (ext, field));
+                self.field_strings_kept.push(s.clone());
+            }
+        }
         self.changed = true;
         Ok(true)
+    }
+
+    /// Wire text of a value from this projector (`Val::write_json`), with the long strings that
+    /// are copies of an accepted event's field written as references to that field.
+    pub fn write_wire(&self, v: &Val, out: &mut String) {
+        v.write_json_with(out, &|s| self.field_of(s));
+    }
+
+    /// Wire text of a patch from this projector (see [`Self::write_wire`]).
+    pub fn write_patch_wire(&self, patch: &Patch, out: &mut String) {
+        patch.write_json_with(out, &|s| self.field_of(s));
+    }
+
+    fn field_of(&self, s: &Rc<str>) -> Option<(u32, &'static str)> {
+        self.field_strings
+            .get(&(Rc::as_ptr(s) as *const u8 as usize))
+            .copied()
     }
 
     /// Apply events in order (`ext` = `first_ext`, `first_ext + 1`, ...).
@@ -758,4 +788,28 @@ pub fn project(events: &[Value], source_count: Option<f64>) -> Val {
         let _ = p.apply_cow(Cow::Borrowed(e), i as u32);
     }
     p.state()
+}
+
+#[cfg(test)]
+mod wire_tests {
+    use super::Projector;
+    use serde_json::json;
+
+    #[test]
+    fn long_event_fields_go_out_as_references() {
+        let long = "a detail long enough to be sent as a reference to the event";
+        let mut p = Projector::new(None);
+        let e0 = json!({"id": "e0", "eventClass": "turn.started", "turnId": "t", "detail": long});
+        let e1 =
+            json!({"id": "e1", "eventClass": "turn.started", "turnId": "t", "detail": "short"});
+        assert_eq!(p.apply(e0, 7), Ok(true));
+        assert_eq!(p.apply(e1, 8), Ok(true));
+        let mut wire = String::new();
+        p.write_wire(&p.state(), &mut wire);
+        assert!(wire.contains("\"\\u0000f7:detail\""), "{wire}");
+        assert!(!wire.contains(long), "the long detail is only referenced");
+        assert!(wire.contains("\"short\""));
+        // Plain `write_json` (no projector) writes the text.
+        assert!(p.state().to_json().contains(long));
+    }
 }

@@ -267,7 +267,7 @@ pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError>
     projector.hydrate(events, source_count);
     // The wire text is about 1.5x the input: reserve it once rather than doubling a large string.
     let mut out = String::with_capacity(len.saturating_mul(2));
-    projector.state().write_json(&mut out);
+    projector.write_wire(&projector.state(), &mut out);
     Ok(out)
 }
 

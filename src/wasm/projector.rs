@@ -69,14 +69,15 @@ impl WasmProjector {
     /// The whole state, wire-encoded.
     pub fn state(&self) -> String {
         let mut s = String::new();
-        self.inner.state().write_json(&mut s);
+        self.inner.write_wire(&self.inner.state(), &mut s);
         s
     }
 
     /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded.
     pub fn take_patch(&mut self) -> String {
         let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
-        self.inner.take_patch().write_json(&mut s);
+        let patch = self.inner.take_patch();
+        self.inner.write_patch_wire(&patch, &mut s);
         s
     }
 }

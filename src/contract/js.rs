@@ -240,36 +240,75 @@ pub fn json_string_literal_len(s: &str) -> usize {
     n
 }
 
+/// `Number::toString(x).length`, without allocating for integers.
+pub fn js_number_len(x: f64) -> usize {
+    if x == 0.0 {
+        return 1;
+    }
+    let a = x.abs();
+    if a < 1e21 && a.trunc() == a {
+        let mut n = a as u128;
+        let mut digits = usize::from(x < 0.0);
+        while n > 0 {
+            digits += 1;
+            n /= 10;
+        }
+        return digits;
+    }
+    js_number_to_string(x).len()
+}
+
 /// UTF-16 length of JS `JSON.stringify(v)` for a parsed JSON value (no whitespace).
 ///
 /// Numbers are measured as ECMAScript prints the double they parse to. The walk is iterative,
 /// so nesting depth cannot exhaust the stack.
 pub fn json_stringify_len(v: &serde_json::Value) -> usize {
+    json_stringify_measure(v, |_| false).0
+}
+
+/// `json_stringify_len` and, in the same walk, whether `key_flag` holds for any object key at
+/// any depth. Allocates only its stack.
+pub fn json_stringify_measure(
+    v: &serde_json::Value,
+    key_flag: impl Fn(&str) -> bool,
+) -> (usize, bool) {
     use serde_json::Value;
-    let mut total = 0usize;
-    let mut stack: Vec<&Value> = vec![v];
-    while let Some(x) = stack.pop() {
-        total += match x {
-            Value::Null => 4,
-            Value::Bool(true) => 4,
+    fn scalar_len(v: &Value) -> usize {
+        match v {
+            Value::Null | Value::Bool(true) => 4,
             Value::Bool(false) => 5,
-            Value::Number(n) => js_number_to_string(n.as_f64().unwrap_or(0.0)).len(),
+            Value::Number(n) => js_number_len(n.as_f64().unwrap_or(0.0)),
             Value::String(s) => json_string_literal_len(s),
+            Value::Array(_) | Value::Object(_) => 0,
+        }
+    }
+    let mut total = 0usize;
+    let mut flagged = false;
+    let mut stack: Vec<&Value> = Vec::new();
+    let mut next = Some(v);
+    while let Some(x) = next.take().or_else(|| stack.pop()) {
+        total = total.saturating_add(match x {
             Value::Array(a) => {
                 stack.extend(a.iter());
                 2 + a.len().saturating_sub(1)
             }
             Value::Object(m) => {
                 let mut n = 2 + m.len().saturating_sub(1);
-                for (k, child) in m.iter() {
+                for (k, child) in m {
+                    flagged = flagged || key_flag(k);
                     n += json_string_literal_len(k) + 1;
-                    stack.push(child);
+                    if matches!(child, Value::Array(_) | Value::Object(_)) {
+                        stack.push(child);
+                    } else {
+                        n += scalar_len(child);
+                    }
                 }
                 n
             }
-        };
+            scalar => scalar_len(scalar),
+        });
     }
-    total
+    (total, flagged)
 }
 
 /// The entries of a JSON object in JS own-key order: canonical array-index keys first in

@@ -13,10 +13,8 @@
 use serde_json::{Map, Value};
 
 use super::constants::LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES;
-use super::js::{
-    has_content, is_integer, js_number_to_string, js_own_entries, json_string_literal_len,
-    utf16_len,
-};
+pub(crate) use super::js::js_number_len;
+use super::js::{has_content, is_integer, js_own_entries, json_stringify_measure, utf16_len};
 use super::sequence::SequenceVerifier;
 use super::terminal::is_legacy_runtime_turn_terminal_event_class;
 use super::val::{Obj, Val};
@@ -591,74 +589,10 @@ pub(crate) fn is_secret_key_bytes(k: &[u8]) -> bool {
     })
 }
 
-/// `Number::toString(x).length`, without allocating for integers.
-fn js_number_len(x: f64) -> usize {
-    if x == 0.0 {
-        return 1;
-    }
-    let a = x.abs();
-    if a < 1e21 && a.trunc() == a {
-        let mut n = a as u128;
-        let mut digits = usize::from(x < 0.0);
-        while n > 0 {
-            digits += 1;
-            n /= 10;
-        }
-        return digits;
-    }
-    js_number_to_string(x).len()
-}
-
-/// UTF-16 length of `JSON.stringify(value)` and whether any object inside it (at any depth)
-/// has a secret-bearing key, in one walk that allocates only its stack.
-fn measure_payload(value: &Value) -> (usize, bool) {
-    let mut total = 0usize;
-    let mut secret = false;
-    let mut stack: Vec<&Value> = Vec::new();
-    let mut next = Some(value);
-    while let Some(x) = next.take().or_else(|| stack.pop()) {
-        total = total.saturating_add(match x {
-            Value::Null => 4,
-            Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(n) => js_number_len(n.as_f64().unwrap_or(0.0)),
-            Value::String(s) => json_string_literal_len(s),
-            Value::Array(a) => {
-                stack.extend(a.iter());
-                2 + a.len().saturating_sub(1)
-            }
-            Value::Object(m) => {
-                let mut n = 2 + m.len().saturating_sub(1);
-                for (k, child) in m {
-                    secret = secret || is_secret_key(k);
-                    n += json_string_literal_len(k) + 1;
-                    if matches!(child, Value::Array(_) | Value::Object(_)) {
-                        stack.push(child);
-                    } else {
-                        n += scalar_len(child);
-                    }
-                }
-                n
-            }
-        });
-    }
-    (total, secret)
-}
-
-fn scalar_len(v: &Value) -> usize {
-    match v {
-        Value::Null | Value::Bool(true) => 4,
-        Value::Bool(false) => 5,
-        Value::Number(n) => js_number_len(n.as_f64().unwrap_or(0.0)),
-        Value::String(s) => json_string_literal_len(s),
-        Value::Array(_) | Value::Object(_) => 0,
-    }
-}
-
 /// Large-inline check then secret-key scan of the member `field` of the record at `path`
 /// (a payload or metadata value). Paths are built only when an issue is reported.
 fn payload_checks(sink: &mut Sink, value: &Value, path: &str, field: &str) {
-    let (len, secret) = measure_payload(value);
+    let (len, secret) = json_stringify_measure(value, is_secret_key);
     if len > MAX_INLINE_PAYLOAD_UNITS {
         sink.push(
             LARGE_PAYLOAD_INLINE,

@@ -250,6 +250,22 @@ fn attention_mask(w: u64) -> u64 {
     (zero_quote | zero_backslash | control | w) & HIGH
 }
 
+/// The index after the ASCII digits starting at `i`.
+#[inline(always)]
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// `digits_end`, requiring at least one digit (a JSON fraction or exponent).
+#[inline(always)]
+fn some_digits_end(b: &[u8], i: usize) -> Option<usize> {
+    let end = digits_end(b, i);
+    (end > i).then_some(end)
+}
+
 struct Cursor<'a> {
     s: &'a str,
     b: &'a [u8],
@@ -358,24 +374,13 @@ impl Cursor<'_> {
         let digits_from = i;
         match b.get(i)? {
             b'0' => i += 1,
-            b'1'..=b'9' => {
-                while b.get(i).is_some_and(u8::is_ascii_digit) {
-                    i += 1;
-                }
-            }
+            b'1'..=b'9' => i = digits_end(b, i),
             _ => return None,
         }
         let digits = i - digits_from;
         let mut plain = true;
         if b.get(i) == Some(&b'.') {
-            i += 1;
-            let from = i;
-            while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
-            if i == from {
-                return None;
-            }
+            i = some_digits_end(b, i + 1)?;
             plain = false;
         }
         if matches!(b.get(i), Some(b'e' | b'E')) {
@@ -383,13 +388,7 @@ impl Cursor<'_> {
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
             }
-            let from = i;
-            while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
-            if i == from {
-                return None;
-            }
+            i = some_digits_end(b, i)?;
             plain = false;
         }
         self.i = i;

@@ -130,46 +130,33 @@ pub fn json_depth(v: &Value) -> usize {
     max
 }
 
-/// Position of a known event field in [`EVENT_FIELDS`] (one string match, no hashing).
+/// Bucket of a key in [`SLOT_OF`]: mixes the length and three bytes; distinct for every name
+/// in [`EVENT_FIELDS`] (checked when the table is built, at compile time).
+const fn slot_hash(b: &[u8]) -> usize {
+    let n = b.len();
+    if n == 0 {
+        return 0;
+    }
+    (n * 16 + b[0] as usize + ((b[n - 1] as usize) << 1) + b[n / 2] as usize) & 127
+}
+
+/// `SLOT_OF[slot_hash(name)]` is the position of `name` in [`EVENT_FIELDS`] (255: none).
+const SLOT_OF: [u8; 128] = {
+    let mut t = [255u8; 128];
+    let mut i = 0;
+    while i < EVENT_FIELDS.len() {
+        let h = slot_hash(EVENT_FIELDS[i].as_bytes());
+        assert!(t[h] == 255, "two event field names share a bucket: change slot_hash");
+        t[h] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Position of a known event field in [`EVENT_FIELDS`]: one table lookup and one comparison.
 pub fn field_slot(k: &str) -> Option<usize> {
-    Some(match k {
-        "id" => 0,
-        "kind" => 1,
-        "status" => 2,
-        "eventClass" => 3,
-        "owner" => 4,
-        "schemaVersion" => 5,
-        "sequence" => 6,
-        "runtimeId" => 7,
-        "threadId" => 8,
-        "turnId" => 9,
-        "taskId" => 10,
-        "subagentId" => 11,
-        "runId" => 12,
-        "stepId" => 13,
-        "toolCallId" => 14,
-        "actionId" => 15,
-        "workerId" => 16,
-        "channelId" => 17,
-        "handoffId" => 18,
-        "reviewId" => 19,
-        "traceId" => 20,
-        "spanId" => 21,
-        "attemptId" => 22,
-        "artifactId" => 23,
-        "evidenceId" => 24,
-        "phase" => 25,
-        "title" => 26,
-        "detail" => 27,
-        "refIds" => 28,
-        "artifactRefs" => 29,
-        "evidenceRefs" => 30,
-        "payload" => 31,
-        "model" => 32,
-        "createdAt" => 33,
-        "completedAt" => 34,
-        _ => return None,
-    })
+    let slot = *SLOT_OF.get(slot_hash(k.as_bytes()))? as usize;
+    (*EVENT_FIELDS.get(slot)? == k).then_some(slot)
 }
 
 const SLOT_SEQUENCE: usize = 6;
@@ -457,4 +444,27 @@ pub fn trim_str_in<'a>(rec: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a
         .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
         .map(js_trim)
         .find(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod field_slot_tests {
+    use super::{field_slot, EVENT_FIELDS};
+
+    #[test]
+    fn every_field_name_finds_its_slot_and_nothing_else_does() {
+        for (i, f) in EVENT_FIELDS.iter().enumerate() {
+            assert_eq!(field_slot(f), Some(i), "{f}");
+        }
+        for k in ["", "i", "ID", "Id", "idx", "payloads", "turnid", "toolCallID", "détail", "\u{0}"] {
+            assert_eq!(field_slot(k), None, "{k:?}");
+        }
+        // Every prefix and suffix of a field name is not a field unless it is one.
+        for f in EVENT_FIELDS {
+            for cut in 0..f.len() {
+                for k in [&f[..cut], &f[cut..]] {
+                    assert_eq!(field_slot(k), EVENT_FIELDS.iter().position(|g| *g == k));
+                }
+            }
+        }
+    }
 }

@@ -482,11 +482,53 @@ fn write_num(n: f64, out: &mut String) {
     if !n.is_finite() {
         out.push_str("null");
     } else if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
-        let _ = write!(out, "{}", n as i64);
+        write_int(n as i64, out);
     } else {
         out.push_str(&js_number_to_string(n));
     }
 }
+
+/// Decimal digits of an integer (no formatting machinery: the wire writes many small ints).
+fn write_int(n: i64, out: &mut String) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        at -= 1;
+        if let Some(d) = buf.get_mut(at) {
+            *d = b'0' + (m % 10) as u8;
+        }
+        m /= 10;
+        if m == 0 || at == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    for &d in buf.get(at..).unwrap_or(&[]) {
+        out.push(d as char);
+    }
+}
+
+/// For each byte: 0 = written as is, otherwise the character after the backslash of its JSON
+/// escape (`u` for the `\u00XX` form).
+const ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
 
 /// JSON string literal, JS `JSON.stringify` escaping.
 pub fn write_json_str(s: &str, out: &mut String) {
@@ -494,27 +536,23 @@ pub fn write_json_str(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
-        let esc: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            0..=0x1f => None,
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        match esc {
-            Some(e) => out.push_str(e),
-            None => {
-                let _ = write!(out, "\\u{:04x}", b);
-            }
+        if b >= 0x20 && b != b'"' && b != b'\\' {
+            continue;
+        }
+        let esc = ESCAPE[b as usize];
+        out.push_str(s.get(start..i).unwrap_or(""));
+        out.push('\\');
+        if esc == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        } else {
+            out.push(esc as char);
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
+    out.push_str(s.get(start..).unwrap_or(""));
     out.push('"');
 }
 
@@ -539,7 +577,7 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
                     return;
                 }
             }
-            if s.starts_with('\u{0}') {
+            if s.as_bytes().first() == Some(&0) {
                 out.push_str("\"\\u0000");
                 let mut tmp = String::new();
                 write_json_str(s, &mut tmp);
@@ -627,6 +665,23 @@ fn stringify_val(v: &Val, out: &mut String, ev: &mut dyn FnMut(u32, &mut String)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_strings_escape_as_json_stringify() {
+        // JSON.stringify and serde_json agree on escapes for valid Unicode text.
+        let mut all: String = (0u32..0x80).filter_map(char::from_u32).collect();
+        all.push_str("é\u{2028}\u{2029}😀\"\\");
+        for s in [all.as_str(), "", "plain", "\u{0}x", "a\u{1f}b"] {
+            let mut out = String::new();
+            write_json_str(s, &mut out);
+            assert_eq!(out, serde_json::to_string(s).unwrap_or_default());
+        }
+        for n in [0.0, -0.0, 7.0, -12345.0, 9007199254740991.0, -9007199254740991.0, 1.5] {
+            let mut out = String::new();
+            write_num(n, &mut out);
+            assert_eq!(out, js_number_to_string(n));
+        }
+    }
 
     #[test]
     fn object_key_order_follows_js() {

@@ -146,7 +146,10 @@ const SLOT_OF: [u8; 128] = {
     let mut i = 0;
     while i < EVENT_FIELDS.len() {
         let h = slot_hash(EVENT_FIELDS[i].as_bytes());
-        assert!(t[h] == 255, "two event field names share a bucket: change slot_hash");
+        assert!(
+            t[h] == 255,
+            "two event field names share a bucket: change slot_hash"
+        );
         t[h] = i as u8;
         i += 1;
     }
@@ -455,7 +458,18 @@ mod field_slot_tests {
         for (i, f) in EVENT_FIELDS.iter().enumerate() {
             assert_eq!(field_slot(f), Some(i), "{f}");
         }
-        for k in ["", "i", "ID", "Id", "idx", "payloads", "turnid", "toolCallID", "détail", "\u{0}"] {
+        for k in [
+            "",
+            "i",
+            "ID",
+            "Id",
+            "idx",
+            "payloads",
+            "turnid",
+            "toolCallID",
+            "détail",
+            "\u{0}",
+        ] {
             assert_eq!(field_slot(k), None, "{k:?}");
         }
         // Every prefix and suffix of a field name is not a field unless it is one.

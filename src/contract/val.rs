@@ -14,7 +14,6 @@
 //! as `"\u0000f<i>:<f>"` (the JS side then reuses the caller's own string instead of a copy).
 //! The JS decoder reverses this (see pkg-template).
 
-use std::fmt::Write as _;
 use std::ops::Deref;
 use std::rc::Rc;
 
@@ -488,6 +487,11 @@ fn write_num(n: f64, out: &mut String) {
     }
 }
 
+/// Decimal digits of an index or length.
+pub fn write_uint(n: usize, out: &mut String) {
+    write_int(n as i64, out);
+}
+
 /// Decimal digits of an integer (no formatting machinery: the wire writes many small ints).
 fn write_int(n: i64, out: &mut String) {
     let mut buf = [0u8; 20];
@@ -573,7 +577,11 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
         Val::Str(s) => {
             if s.len() >= MIN_FIELD_REF_LEN {
                 if let Some((i, f)) = field_of(s) {
-                    let _ = write!(out, "\"\\u0000f{i}:{f}\"");
+                    out.push_str("\"\\u0000f");
+                    write_uint(i as usize, out);
+                    out.push(':');
+                    out.push_str(f);
+                    out.push('"');
                     return;
                 }
             }
@@ -587,7 +595,9 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
             }
         }
         Val::Event(i) => {
-            let _ = write!(out, "\"\\u0000e{}\"", i);
+            out.push_str("\"\\u0000e");
+            write_uint(*i as usize, out);
+            out.push('"');
         }
         Val::Arr(a) => {
             out.push('[');
@@ -676,7 +686,15 @@ mod tests {
             write_json_str(s, &mut out);
             assert_eq!(out, serde_json::to_string(s).unwrap_or_default());
         }
-        for n in [0.0, -0.0, 7.0, -12345.0, 9007199254740991.0, -9007199254740991.0, 1.5] {
+        for n in [
+            0.0,
+            -0.0,
+            7.0,
+            -12345.0,
+            9007199254740991.0,
+            -9007199254740991.0,
+            1.5,
+        ] {
             let mut out = String::new();
             write_num(n, &mut out);
             assert_eq!(out, js_number_to_string(n));

@@ -1,8 +1,6 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
-use std::fmt::Write as _;
-
-use crate::contract::val::{write_json_str, StrSource, Val};
+use crate::contract::val::{write_json_str, write_uint, StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,12 +63,16 @@ impl Patch {
                 PatchOp::List { path, len, set } => {
                     out.push_str("{\"p\":");
                     write_path(path, out);
-                    let _ = write!(out, ",\"len\":{len},\"set\":[");
+                    out.push_str(",\"len\":");
+                    write_uint(*len, out);
+                    out.push_str(",\"set\":[");
                     for (j, (idx, v)) in set.iter().enumerate() {
                         if j > 0 {
                             out.push(',');
                         }
-                        let _ = write!(out, "[{idx},");
+                        out.push('[');
+                        write_uint(*idx, out);
+                        out.push(',');
                         v.write_json_with(out, field_of);
                         out.push(']');
                     }
@@ -142,7 +144,7 @@ fn write_path(path: &[Seg], out: &mut String) {
         match s {
             Seg::Key(k) => write_json_str(k, out),
             Seg::Index(n) => {
-                let _ = write!(out, "{n}");
+                write_uint(*n, out);
             }
         }
     }

@@ -69,7 +69,7 @@ fn main() {
         }
     }
     let mut rows: Vec<_> = by.into_iter().collect();
-    rows.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    rows.sort_by_key(|b| std::cmp::Reverse(b.1.len()));
     println!(
         "{:<24} {:>7} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7}",
         "class", "share", "mean", "p50", "p99", "in >p99", "first", "last"

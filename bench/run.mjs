@@ -11,6 +11,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { cpus } from "node:os";
 import { execFileSync } from "node:child_process";
+import { makeFloorState } from "./floor.mjs";
+import { mean, median, perEvent, perEventRuns as perEventRunsOf, quantile } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkgDir = join(root, "pkg");
@@ -42,13 +44,6 @@ const gc = typeof globalThis.gc === "function" ? globalThis.gc : () => {};
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.round((sorted.length - 1) * q))];
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmtInt = (n) => Math.round(n).toLocaleString("en-US");
 const fmtMs = (x) => `${x.toFixed(1)} ms`;
 const fmtUs = (x) => `${x.toFixed(2)} µs`;
@@ -80,43 +75,8 @@ function timeMs(runs, fn, setup = () => undefined, teardown = () => {}, warmUp =
 /** Release a lean projector's wasm memory when it can be released explicitly. */
 const release = (p) => (typeof p?.free === "function" ? p.free() : undefined);
 
-/**
- * Per-call statistics of `step(event, i)` over `events`, timed one call at a time: p50, p99,
- * mean of the first and of the last 10% (µs) and their ratio.
- */
-function perEvent(events, step) {
-  const times = new Float64Array(events.length);
-  for (let i = 0; i < events.length; i++) {
-    const t = performance.now();
-    step(events[i], i);
-    times[i] = (performance.now() - t) * 1e3;
-  }
-  const tenth = Math.max(1, Math.floor(events.length / 10));
-  const first = mean(times.subarray(0, tenth));
-  const last = mean(times.subarray(events.length - tenth));
-  const sorted = Float64Array.from(times).sort();
-  return {
-    p50: quantile(sorted, 0.5),
-    p99: quantile(sorted, 0.99),
-    first,
-    last,
-    ratio: last / first,
-    totalMs: times.reduce((a, b) => a + b, 0) / 1e3,
-  };
-}
-
-/** The median of each statistic over `runs` runs of `perEvent`; `make` gives `[step, done]`. */
-function perEventRuns(runs, events, make) {
-  const results = [];
-  for (let r = 0; r < runs; r++) {
-    gc();
-    const [step, done] = make();
-    results.push(perEvent(events, step));
-    done();
-  }
-  const pick = (k) => median(results.map((x) => x[k]));
-  return { p50: pick("p50"), p99: pick("p99"), first: pick("first"), last: pick("last"), ratio: pick("ratio"), totalMs: pick("totalMs") };
-}
+/** The median of each per-event statistic over `runs` runs; `make` gives `[step, done]`. */
+const perEventRuns = (runs, events, make) => perEventRunsOf(runs, events, make, gc);
 
 const rows = [];
 /** One table row; `ok` is true/false against the target, or undefined where none applies. */
@@ -214,6 +174,17 @@ row(
   `${fmtUs(every.first)} / ${fmtUs(every.last)} (${every.ratio.toFixed(2)})`,
   "ratio < 1.5",
   every.ratio < 1.5,
+);
+// The same run's pure-JS floor (bench/floor.mjs): only the copies of the two lists that grow
+// every event, which any immutable state must make.
+const floorEvery = perEventRuns(RUNS.large, stream[20_000], () => {
+  const f = makeFloorState();
+  return [(e) => f.apply(e), () => {}];
+});
+row(
+  "  floor, pure JS: copy the two growing lists per event, no wasm: p50 / p99 (last/first 10%)",
+  20_000,
+  `${fmtUs(floorEvery.p50)} / ${fmtUs(floorEvery.p99)} (${floorEvery.ratio.toFixed(2)}); p99 ${(every.p99 / floorEvery.p99).toFixed(2)}× the floor`,
 );
 
 // getState() once every 100 events: apply and getState timed separately.

@@ -15,4 +15,5 @@ wasm_case_tests!(
     bad_input_is_refused_without_change,
     input_buffer_handles_non_ascii,
     large_input_buffer_is_released,
+    heap_blocks_keep_contents,
 );

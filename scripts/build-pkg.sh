@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Build the npm package into pkg/:
 #   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt (npm binaryen) -> assemble.
-# Options: --debug  build with the `panic-hook` feature and without wasm-opt (readable panics).
+# Options: --debug      build with the `panic-hook` feature and without wasm-opt (readable panics).
+#          --profiling  the release package, plus a copy for CPU profiles in Node at
+#                       target/pkg-profiling whose .wasm keeps its function names
+#                       (bench/profile.mjs reads it; its inlined browser bytes are not updated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 
 MODE=release
+PROFILING=0
 if [[ "${1:-}" == "--debug" ]]; then MODE=debug; fi
+if [[ "${1:-}" == "--profiling" ]]; then PROFILING=1; fi
 
 bash scripts/ensure-tools.sh
 
@@ -36,3 +41,18 @@ if [[ "$MODE" == release ]]; then
 fi
 
 node scripts/assemble-pkg.mjs
+
+if [[ "$PROFILING" == 1 ]]; then
+  PROF="$ROOT/target/pkg-profiling"
+  rm -rf "$PROF"
+  cp -r pkg "$PROF"
+  wasm-bindgen --target web --keep-debug --out-dir "$PROF/glue-named" --out-name "$CRATE" "$WASM"
+  # Same optimization as the package; -g keeps the name section.
+  node_modules/.bin/wasm-opt -O3 -g \
+    --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-reference-types --enable-multivalue \
+    "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
+  cp "$PROF/glue-named/${CRATE}.js" "$PROF/glue/${CRATE}.js"
+  rm -rf "$PROF/glue-named"
+  echo "build-pkg: profiling copy in $PROF"
+fi

@@ -1,0 +1,97 @@
+// CPU profile of one workload through the package's JS API, with WebAssembly function names:
+// where the time goes, by function (self time) and by call subtree (inclusive time).
+//
+//   bash scripts/build-pkg.sh --profiling        # once: target/pkg-profiling keeps wasm names
+//   node --expose-gc bench/profile.mjs <workload> [n] [--pkg <dir>] [--top <k>]
+//
+// Workloads (streams from `generateRuntimeEvents(n, 42)`; the generator runs before profiling):
+//   batch      projectAgentUiState, 3 calls (default n 20,000)
+//   live       createProjector().apply, one event at a time (default n 50,000)
+//   state      createAgentUiProjector().apply, the state after every event (default n 20,000)
+//   validate   collectRuntimeEventsValidationIssues of the JSON array text, 5 calls (default 100,000)
+// Sampling adds overhead to short wasm functions; compare shares, not absolute times.
+import { Session } from "node:inspector/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const workload = args[0] ?? "batch";
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000 };
+if (!(workload in defaults)) {
+  console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
+  process.exit(2);
+}
+const n = Number(args[1] && !args[1].startsWith("--") ? args[1] : defaults[workload]);
+const top = Number(opt("--top", 30));
+const pkgDir = opt("--pkg", join(root, "target", "pkg-profiling"));
+const api = await import(pathToFileURL(join(pkgDir, "index.node.js")).href);
+
+const events = api.generateRuntimeEvents(n, 42);
+const text = workload === "validate" ? JSON.stringify(events) : "";
+const run = {
+  batch: () => {
+    for (let r = 0; r < 3; r++) api.projectAgentUiState({ executionEvents: events });
+  },
+  live: () => {
+    const p = api.createProjector();
+    for (const e of events) p.apply(e);
+  },
+  state: () => {
+    const p = api.createAgentUiProjector();
+    for (const e of events) p.apply(e);
+  },
+  validate: () => {
+    for (let r = 0; r < 5; r++) api.collectRuntimeEventsValidationIssues(text);
+  },
+}[workload];
+
+globalThis.gc?.();
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.setSamplingInterval", { interval: 100 });
+await session.post("Profiler.start");
+const t = performance.now();
+run();
+const wall = performance.now() - t;
+const { profile } = await session.post("Profiler.stop");
+session.disconnect();
+
+// Self and inclusive time per function name (Rust hashes dropped; a name counts once per stack).
+const nameOf = (node) => (node.callFrame.functionName || `(${node.callFrame.url.split("/").pop() || "anonymous"})`).replace(/::h[0-9a-f]{16}$/, "");
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map();
+for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+const sampleTime = new Map();
+profile.samples.forEach((id, i) => sampleTime.set(id, (sampleTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const self = new Map();
+const incl = new Map();
+let total = 0;
+for (const [id, us] of sampleTime) {
+  total += us;
+  const leaf = nameOf(byId.get(id));
+  self.set(leaf, (self.get(leaf) ?? 0) + us);
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const name = nameOf(byId.get(cur));
+    if (seen.has(name)) continue;
+    seen.add(name);
+    incl.set(name, (incl.get(name) ?? 0) + us);
+  }
+}
+const skip = new Set(["(root)", "(program)", "(idle)", "(anonymous)", "(profile.mjs)", "run"]);
+const table = (title, map) => {
+  console.log(`\n${title}`);
+  const rows = [...map].filter(([name]) => !skip.has(name)).sort((a, b) => b[1] - a[1]).slice(0, top);
+  for (const [name, us] of rows) {
+    console.log(`${(us / 1e3).toFixed(0).padStart(8)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name.slice(0, 150)}`);
+  }
+};
+console.log(`profile: ${workload}, ${n.toLocaleString("en-US")} events, ${wall.toFixed(0)} ms under the profiler (${pkgDir})`);
+table("self time (the function's own code, inlined callees included)", self);
+table("inclusive time (the function and everything it called)", incl);

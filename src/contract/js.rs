@@ -57,7 +57,11 @@ pub fn utf16_prefix(s: &str, n: usize) -> &str {
 
 /// JS `s.toLowerCase()` (Unicode default case mapping; close enough for the keys compared).
 pub fn js_lower(s: &str) -> String {
-    s.to_lowercase()
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
 }
 
 /// `(x ?? "").trim().toLowerCase()`.

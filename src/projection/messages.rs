@@ -197,32 +197,42 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
     Some(o.into_val())
 }
 
-fn scope_key(ev: Ev<'_>) -> String {
-    let mut parts: Vec<&str> = ["runtimeId", "threadId", "runId", "turnId", "taskId"]
+/// Append the stream scope of an event: its truthy runtime, thread, run, turn and task ids and
+/// its payload `messageId`, joined by `:` (`default` when it has none).
+fn push_scope_key(ev: Ev<'_>, out: &mut String) {
+    let start = out.len();
+    let message = match ev.payload_get("messageId") {
+        Some(Value::String(m)) if !m.is_empty() => Some(m.as_str()),
+        _ => None,
+    };
+    let ids = ["runtimeId", "threadId", "runId", "turnId", "taskId"]
         .iter()
-        .filter_map(|k| ev.truthy_str(k))
-        .collect();
-    if let Some(Value::String(m)) = ev.payload_get("messageId") {
-        if !m.is_empty() {
-            parts.push(m);
+        .filter_map(|k| ev.truthy_str(k));
+    for part in ids.chain(message) {
+        if out.len() > start {
+            out.push(':');
         }
+        out.push_str(part);
     }
-    if parts.is_empty() {
-        "default".into()
-    } else {
-        parts.join(":")
+    if out.len() == start {
+        out.push_str("default");
     }
 }
 
+/// The key of the text or reasoning stream an event continues (one string, built in place).
 fn group_key(ev: Ev<'_>, ty: &str) -> Option<String> {
     let cls = ev.cls();
-    if ty == "text" && (cls == "model.delta" || cls == "model.completed") {
-        return Some(format!("stream:text:{}", scope_key(ev)));
-    }
-    if ty == "reasoning" && cls.starts_with("reasoning.") {
-        return Some(format!("stream:reasoning:{}", scope_key(ev)));
-    }
-    None
+    let prefix = if ty == "text" && (cls == "model.delta" || cls == "model.completed") {
+        "stream:text:"
+    } else if ty == "reasoning" && cls.starts_with("reasoning.") {
+        "stream:reasoning:"
+    } else {
+        return None;
+    };
+    let mut key = String::with_capacity(128);
+    key.push_str(prefix);
+    push_scope_key(ev, &mut key);
+    Some(key)
 }
 
 fn nonws_count(s: &str) -> usize {

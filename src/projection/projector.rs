@@ -725,7 +725,11 @@ impl<'a> ProjectorCore<'a> {
             self.subagents.patch_ops(&[Seg::Key("subagents")], &mut ops);
         }
         // Read model.
-        let rm_whole = |k: &str| is_whole(&format!("readModel.{k}"));
+        let rm_whole = |k: &str| {
+            whole
+                .iter()
+                .any(|u| u.strip_prefix("readModel.") == Some(k))
+        };
         let any_rm_whole = READ_MODEL_KEYS.iter().any(|k| rm_whole(k));
         if let Some(rmv) = any_rm_whole
             .then(|| self.output_value("readModel", ovr))

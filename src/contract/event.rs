@@ -159,7 +159,14 @@ const SLOT_OF: [u8; 128] = {
 /// Position of a known event field in [`EVENT_FIELDS`]: one table lookup and one comparison.
 pub fn field_slot(k: &str) -> Option<usize> {
     let slot = *SLOT_OF.get(slot_hash(k.as_bytes()))? as usize;
-    (*EVENT_FIELDS.get(slot)? == k).then_some(slot)
+    same_short(EVENT_FIELDS.get(slot)?.as_bytes(), k.as_bytes()).then_some(slot)
+}
+
+/// Byte equality for short names, compared inline (a `==` on slices is a `memcmp` call, and
+/// the wasm build's `memcmp` goes byte by byte behind a call).
+#[inline]
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 
 const SLOT_SEQUENCE: usize = 6;

@@ -132,6 +132,7 @@ pub fn json_depth(v: &Value) -> usize {
 
 /// Bucket of a key in [`SLOT_OF`]: mixes the length and three bytes; distinct for every name
 /// in [`EVENT_FIELDS`] (checked when the table is built, at compile time).
+#[inline(always)]
 const fn slot_hash(b: &[u8]) -> usize {
     let n = b.len();
     if n == 0 {
@@ -156,7 +157,9 @@ const SLOT_OF: [u8; 128] = {
     t
 };
 
-/// Position of a known event field in [`EVENT_FIELDS`]: one table lookup and one comparison.
+/// Position of a known event field in [`EVENT_FIELDS`]: one table lookup and one comparison
+/// (inlined: for a literal name it is computed at compile time).
+#[inline(always)]
 pub fn field_slot(k: &str) -> Option<usize> {
     let slot = *SLOT_OF.get(slot_hash(k.as_bytes()))? as usize;
     same_short(EVENT_FIELDS.get(slot)?.as_bytes(), k.as_bytes()).then_some(slot)
@@ -164,7 +167,7 @@ pub fn field_slot(k: &str) -> Option<usize> {
 
 /// Byte equality for short names, compared inline (a `==` on slices is a `memcmp` call, and
 /// the wasm build's `memcmp` goes byte by byte behind a call).
-#[inline]
+#[inline(always)]
 fn same_short(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
@@ -264,6 +267,17 @@ pub fn obj_get<'a>(rec: &'a Map<String, Value>, k: &str) -> Option<&'a Value> {
     }
 }
 
+/// JS truthiness of an optional JSON value (`undefined` and `null` are falsy).
+pub fn js_truthy(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().map(|x| x != 0.0 && !x.is_nan()).unwrap_or(false),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(_) => true,
+    }
+}
+
 /// One event's known fields, located once (see [`Ev::indexed`]), and their output values made
 /// once and shared by every view that copies them (one string allocation per field, not one
 /// per view).
@@ -336,21 +350,34 @@ impl<'a> Ev<'a> {
         }
     }
 
+    // The accessors taking a field name are inlined so that, for the literal names the views
+    // pass, `field_slot` folds to a constant at compile time: each read of a known field is
+    // then one array load, with no name lookup at run time.
+
     /// Raw field value (`None` when absent).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, k: &str) -> Option<&'a Value> {
-        if let Some(ix) = self.index {
-            if let Some(slot) = field_slot(k) {
-                return ix.fields.get(slot).copied().flatten();
-            }
+        self.get_at(field_slot(k), k)
+    }
+
+    /// `get` with the field's slot already resolved.
+    fn get_at(&self, slot: Option<usize>, k: &str) -> Option<&'a Value> {
+        if let (Some(ix), Some(slot)) = (self.index, slot) {
+            return ix.fields.get(slot).copied().flatten();
         }
         obj_get(self.map, k)
     }
 
     /// The field as an output value (`undefined` when absent); strings are shared between
     /// calls on an indexed event.
+    #[inline(always)]
     pub fn val(&self, k: &str) -> Val {
-        if let (Some(ix), Some(slot)) = (self.index, field_slot(k)) {
+        self.val_at(field_slot(k), k)
+    }
+
+    /// `val` with the field's slot already resolved.
+    fn val_at(&self, slot: Option<usize>, k: &str) -> Val {
+        if let (Some(ix), Some(slot)) = (self.index, slot) {
             let (Some(field), Some(cell)) = (ix.fields.get(slot), ix.vals.get(slot)) else {
                 return Val::Undef;
             };
@@ -366,29 +393,27 @@ impl<'a> Ev<'a> {
     }
 
     /// Field if it is a string (`typeof === "string"`).
+    #[inline(always)]
     pub fn str(&self, k: &str) -> Option<&'a str> {
         self.get(k).and_then(Value::as_str)
     }
 
     /// Field if it is a non-empty string (JS truthy string).
+    #[inline(always)]
     pub fn truthy_str(&self, k: &str) -> Option<&'a str> {
         self.str(k).filter(|s| !s.is_empty())
     }
 
     /// Field is present and not null (`ev.k != null`).
+    #[inline(always)]
     pub fn present(&self, k: &str) -> bool {
         !matches!(self.get(k), None | Some(Value::Null))
     }
 
     /// JS truthiness of a field.
+    #[inline(always)]
     pub fn truthy(&self, k: &str) -> bool {
-        match self.get(k) {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(Value::Number(n)) => n.as_f64().map(|x| x != 0.0 && !x.is_nan()).unwrap_or(false),
-            Some(Value::String(s)) => !s.is_empty(),
-            Some(_) => true,
-        }
+        js_truthy(self.get(k))
     }
 
     pub fn id(&self) -> Option<&'a str> {

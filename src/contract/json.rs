@@ -17,6 +17,14 @@ pub fn parse_value(text: &str) -> Result<Value, serde_json::Error> {
     Ok(v)
 }
 
+/// The double a JSON number literal denotes (correctly rounded; `-0` stays negative zero).
+/// `None` when `text` is not exactly one JSON number, or its magnitude is beyond the largest
+/// double. The one decimal-to-double conversion of the crate: serde_json's, which
+/// [`parse_value`] uses for numbers anyway.
+pub fn parse_json_number(text: &str) -> Option<f64> {
+    text.parse::<Number>().ok()?.as_f64()
+}
+
 struct ValueSeed;
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {

@@ -357,7 +357,7 @@ pub fn js_own_entries(
     if idx.is_empty() {
         return rest;
     }
-    idx.sort_by_key(|(i, _, _)| *i);
+    super::order::stable_sort_by_key(&mut idx, |(i, _, _)| u64::from(*i));
     let mut out: Vec<(&str, &serde_json::Value)> =
         idx.into_iter().map(|(_, k, v)| (k, v)).collect();
     out.extend(rest);

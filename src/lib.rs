@@ -8,7 +8,8 @@
 #![deny(unsafe_code)]
 
 pub mod contract;
-pub mod generator;
+/// The event generator (its own crate, `crates/generator`, compiled for size in the wasm build).
+pub use agent_runtime_projection_generator as generator;
 pub mod projection;
 
 #[cfg(target_arch = "wasm32")]

@@ -90,7 +90,7 @@ pub fn conformance_fixtures() -> &'static [Value] {
     PARSED.get_or_init(|| {
         FIXTURE_FILES
             .iter()
-            .filter_map(|(_, text)| serde_json::from_str(text).ok())
+            .filter_map(|(_, text)| super::json::parse_value(text).ok())
             .collect()
     })
 }

@@ -88,6 +88,36 @@ pub fn is_array_index_key(k: &str) -> Option<u32> {
     }
 }
 
+/// The shortest decimal digits that read back as `a` (finite, positive), with the position of
+/// the decimal point: `a` is `0.d1d2...dk * 10^n`, no leading or trailing zero digit. Among
+/// equally short digit strings the one closest to `a` is chosen, as `Number::toString` asks.
+/// The digits come from `zmij` (the shortest round-trip printer serde_json uses too), whatever
+/// notation it picked for them.
+fn shortest_digits(a: f64) -> (String, i32) {
+    let mut buf = zmij::Buffer::new();
+    let printed = buf.format_finite(a);
+    let (mant, exp) = match printed.split_once(['e', 'E']) {
+        Some((m, e)) => (
+            m,
+            e.strip_prefix('+').unwrap_or(e).parse::<i32>().unwrap_or(0),
+        ),
+        None => (printed, 0),
+    };
+    let int_len = mant.find('.').unwrap_or(mant.len()) as i32;
+    let mut digits = String::with_capacity(mant.len());
+    let mut leading = 0i32;
+    for b in mant.bytes().filter(u8::is_ascii_digit) {
+        if b == b'0' && digits.is_empty() {
+            leading += 1;
+        } else {
+            digits.push(char::from(b));
+        }
+    }
+    let kept = digits.trim_end_matches('0').len();
+    digits.truncate(kept);
+    (digits, int_len + exp - leading)
+}
+
 /// ECMAScript `Number::toString(x)` for finite and non-finite doubles.
 pub fn js_number_to_string(x: f64) -> String {
     if x.is_nan() {
@@ -104,17 +134,8 @@ pub fn js_number_to_string(x: f64) -> String {
         };
     }
     let neg = x < 0.0;
-    let a = x.abs();
-    // Shortest round-trip digits and exponent, from Rust's `{:e}` formatting (shortest repr).
-    let e = format!("{:e}", a);
-    let (mant, exp) = match e.split_once('e') {
-        Some(p) => p,
-        None => return e,
-    };
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let (digits, n) = shortest_digits(x.abs());
     let k = digits.len() as i32;
-    let n = exp + 1; // position of the decimal point relative to the digits
     let mut out = String::new();
     if neg {
         out.push('-');
@@ -199,6 +220,7 @@ pub fn js_string_to_number(s: &str) -> f64 {
         int_digits += 1;
     }
     let mut frac_digits = 0;
+    let int_end = i;
     if i < b.len() && b[i] == b'.' {
         i += 1;
         while i < b.len() && b[i].is_ascii_digit() {
@@ -209,6 +231,7 @@ pub fn js_string_to_number(s: &str) -> f64 {
     if int_digits + frac_digits == 0 {
         return f64::NAN;
     }
+    let exp_start = i;
     if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
         i += 1;
         if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
@@ -225,10 +248,17 @@ pub fn js_string_to_number(s: &str) -> f64 {
     if i != b.len() {
         return f64::NAN;
     }
-    match body.parse::<f64>() {
-        Ok(v) => sign * v,
-        Err(_) => f64::NAN,
+    // The same literal in JSON's grammar (no leading zeros, a digit on both sides of the point),
+    // read by the JSON parser; a valid literal it refuses is beyond the double range.
+    let int = body.get(..int_end).unwrap_or("").trim_start_matches('0');
+    let mut json = String::with_capacity(body.len() + 1);
+    json.push_str(if int.is_empty() { "0" } else { int });
+    if frac_digits > 0 {
+        json.push('.');
+        json.push_str(body.get(int_end + 1..exp_start).unwrap_or(""));
     }
+    json.push_str(body.get(exp_start..).unwrap_or(""));
+    sign * super::json::parse_json_number(&json).unwrap_or(f64::INFINITY)
 }
 
 /// UTF-16 length of one JSON string literal as JS `JSON.stringify` writes it (quotes included).
@@ -331,7 +361,7 @@ pub fn js_own_entries(
     if idx.is_empty() {
         return rest;
     }
-    idx.sort_by_key(|(i, _, _)| *i);
+    super::order::stable_sort_by_key(&mut idx, |(i, _, _)| u64::from(*i));
     let mut out: Vec<(&str, &serde_json::Value)> =
         idx.into_iter().map(|(_, k, v)| (k, v)).collect();
     out.extend(rest);
@@ -400,6 +430,189 @@ mod tests {
         assert_eq!(js_number_to_string(1.5), "1.5");
         assert_eq!(js_number_to_string(-123.456), "-123.456");
         assert_eq!(js_number_to_string(1.2345e-10), "1.2345e-10");
+    }
+
+    /// `Number::toString` digits the previous way (Rust's shortest `{:e}` formatting): the
+    /// oracle for the zmij-based [`js_number_to_string`].
+    fn to_string_by_core(x: f64) -> String {
+        if !x.is_finite() || x == 0.0 {
+            return js_number_to_string(x);
+        }
+        let e = format!("{:e}", x.abs());
+        let (mant, exp) = e.split_once('e').unwrap();
+        let exp: i32 = exp.parse().unwrap();
+        let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+        let (k, n) = (digits.len() as i32, exp + 1);
+        let sign = if x < 0.0 { "-" } else { "" };
+        if k <= n && n <= 21 {
+            format!("{sign}{digits}{}", "0".repeat((n - k) as usize))
+        } else if 0 < n && n <= 21 {
+            format!("{sign}{}.{}", &digits[..n as usize], &digits[n as usize..])
+        } else if -6 < n && n <= 0 {
+            format!("{sign}0.{}{digits}", "0".repeat((-n) as usize))
+        } else {
+            let frac = if k > 1 {
+                format!(".{}", &digits[1..])
+            } else {
+                String::new()
+            };
+            let e1 = n - 1;
+            format!(
+                "{sign}{}{frac}e{}{}",
+                &digits[..1],
+                if e1 >= 0 { "+" } else { "-" },
+                e1.abs()
+            )
+        }
+    }
+
+    /// xorshift64*: deterministic test inputs.
+    struct Rand(u64);
+    impl Rand {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    #[test]
+    fn number_to_string_same_as_core_shortest_digits() {
+        let mut r = Rand(0x9e37_79b9_7f4a_7c15);
+        let mut xs: Vec<f64> = vec![
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::EPSILON,
+            5e-324,
+            2.225_073_858_507_201e-308,
+            9_007_199_254_740_993.0,
+            1e21,
+            1e-6,
+            1e-7,
+            0.1 + 0.2,
+            123_456_789_012_345_680_000.0,
+        ];
+        for e in -1074..=1023 {
+            xs.push(2f64.powi(e));
+        }
+        for e in -330..=310 {
+            xs.push(format!("1e{e}").parse().unwrap());
+            xs.push(format!("5e{e}").parse().unwrap());
+        }
+        for _ in 0..100_000 {
+            // Any finite bit pattern.
+            let x = f64::from_bits(r.next());
+            if x.is_finite() {
+                xs.push(x);
+            }
+            // Short decimals, the numbers events carry.
+            let digits = r.next() % 10_000_000;
+            let exp = (r.next() % 40) as i32 - 20;
+            xs.push(format!("{digits}e{exp}").parse().unwrap());
+            // Integers around and above 2^53.
+            xs.push((r.next() >> (r.next() % 30)) as f64);
+            // Subnormals.
+            xs.push(f64::from_bits(r.next() % (1 << 52)));
+        }
+        let mut ties = 0;
+        for x in xs {
+            for v in [x, -x] {
+                let ours = js_number_to_string(v);
+                let core = to_string_by_core(v);
+                if ours != core {
+                    // Rust's `{:e}` breaks an exact tie between two shortest candidates upward,
+                    // ECMAScript (and V8) to the even digit: allowed only there.
+                    assert!(
+                        is_even_side_of_tie(v, &ours, &core),
+                        "{v:e}: {ours} vs {core}"
+                    );
+                    ties += 1;
+                }
+            }
+        }
+        assert!(ties < 1_000, "{ties} ties");
+    }
+
+    /// Whether `a` and `b` (`Number::toString` texts of `x`) are the two equally short
+    /// candidates of an exact tie (the exact value of `x` halfway between them) and `a` ends
+    /// in the even digit.
+    fn is_even_side_of_tie(x: f64, a: &str, b: &str) -> bool {
+        let sig = |s: &str| -> String {
+            let m = s.split(['e', 'E']).next().unwrap_or("");
+            let d: String = m.chars().filter(char::is_ascii_digit).collect();
+            d.trim_start_matches('0').trim_end_matches('0').to_string()
+        };
+        let (da, db) = (sig(a), sig(b));
+        if da.len() != db.len() || a.parse::<f64>() != Ok(x) || b.parse::<f64>() != Ok(x) {
+            return false;
+        }
+        // The exact decimal value of x (a double has fewer than 800 significant digits).
+        let exact = format!("{:.800e}", x.abs());
+        let exact = sig(&exact);
+        let low = da.clone().min(db.clone());
+        let k = low.len();
+        let half = exact.get(..k) == Some(low.as_str())
+            && exact.get(k..k + 1) == Some("5")
+            && exact
+                .get(k + 1..)
+                .is_some_and(|r| r.bytes().all(|c| c == b'0'));
+        let even = da.bytes().last().is_some_and(|c| (c - b'0') % 2 == 0);
+        half && even
+    }
+
+    #[test]
+    fn string_to_number_same_as_core_parse() {
+        let mut r = Rand(0x0123_4567_89ab_cdef);
+        let mut texts: Vec<String> = [
+            "0", "-0", "00", "007", "0.5", ".5", "5.", "5.e3", "-.5e-3", "+1", "1e400", "-1e400",
+            "1e-400", "0e999999999999", "1e999999999999", "1e-999999999999", "0.0000e5000",
+            "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.9999999999",
+            "2.4703282292062327e-324", "2.4703282292062328e-324", "4.9406564584124654e-324",
+            "9007199254740993", "9007199254740992.5", "123456789012345678901234567890",
+            "0.30000000000000004", "1.7976931348623157e308", "1.7976931348623159e308",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for _ in 0..100_000 {
+            let int = (r.next() % 100_000_000_000).to_string();
+            let frac = (r.next() % 1_000_000_000_000).to_string();
+            let exp = (r.next() % 700) as i64 - 350;
+            let pick = r.next() % 5;
+            let sign = if r.next() % 3 == 0 { "-" } else { "" };
+            let t = match pick {
+                0 => format!("{sign}{int}"),
+                1 => format!("{sign}{int}.{frac}"),
+                2 => format!("{sign}{int}.{frac}e{exp}"),
+                3 => format!("{sign}0.{frac}E{exp}"),
+                _ => format!("{sign}{int}{frac}{frac}e{exp}"),
+            };
+            texts.push(t);
+        }
+        for t in &texts {
+            let core = t.parse::<f64>().unwrap();
+            let ours = js_string_to_number(t);
+            assert_eq!(ours.to_bits(), core.to_bits(), "{t}");
+            let json = super::super::json::parse_json_number(t);
+            let json_ok = !t.starts_with('+')
+                && !t.contains("00")
+                && !t.starts_with('.')
+                && !t.contains(".e")
+                && !t.ends_with('.')
+                && !t.starts_with("-.");
+            if json_ok && core.is_finite() {
+                assert_eq!(json.map(f64::to_bits), Some(core.to_bits()), "{t}");
+            }
+        }
+        assert_eq!(super::super::json::parse_json_number("1e400"), None);
+        assert_eq!(super::super::json::parse_json_number("01"), None);
+        assert_eq!(super::super::json::parse_json_number(" 1"), None);
+        assert_eq!(super::super::json::parse_json_number("1 "), None);
+        assert_eq!(
+            super::super::json::parse_json_number("-0").map(f64::to_bits),
+            Some((-0f64).to_bits())
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! value (duplicate keys keep their first position and their last value, like `JSON.parse`);
 //! nesting is still limited by serde_json's recursion limit (128 levels).
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// Parse one JSON text (trailing non-whitespace is an error, as with `serde_json::from_str`).
@@ -15,6 +15,119 @@ pub fn parse_value(text: &str) -> Result<Value, serde_json::Error> {
     let v = ValueSeed.deserialize(&mut de)?;
     de.end()?;
     Ok(v)
+}
+
+/// The double a JSON number literal denotes (correctly rounded; `-0` stays negative zero).
+/// `None` when `text` is not exactly one JSON number, or its magnitude is beyond the largest
+/// double. The one decimal-to-double conversion of the crate: serde_json's, which
+/// [`parse_value`] uses for numbers anyway.
+pub fn parse_json_number(text: &str) -> Option<f64> {
+    text.parse::<Number>().ok()?.as_f64()
+}
+
+/// A JSON value read through [`parse_value`]'s visitor, for serde_json's typed entry points
+/// (`StreamDeserializer`). The crate reads every value this way, so serde_json's own
+/// `Deserialize for Value` (and the type-error machinery of typed visitors) is never linked.
+pub struct Parsed(pub Value);
+
+impl<'de> Deserialize<'de> for Parsed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Parsed, D::Error> {
+        ValueSeed.deserialize(d).map(Parsed)
+    }
+}
+
+/// A JSON value skipped unread (its syntax still checked), for serde_json's typed entry points.
+pub struct Skipped;
+
+impl<'de> Deserialize<'de> for Skipped {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Skipped, D::Error> {
+        d.deserialize_ignored_any(SkipVisitor).map(|()| Skipped)
+    }
+}
+
+struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// The texts of the elements of a JSON array, in order; exactly what reading `text` as
+/// `Vec<&RawValue>` with serde_json gives, errors included (an error of the data category
+/// means `text` is JSON but not an array), without linking serde_json's typed-visitor errors.
+pub fn array_element_texts(text: &str) -> Result<Vec<&str>, serde_json::Error> {
+    // Pass 1: the syntax of the whole text, as the `Vec` read checks it.
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_any(ArrayCheck)?;
+    de.end()?;
+    // Pass 2: the element boundaries of the (now known well-formed) array.
+    let b = text.as_bytes();
+    let ws = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\n' | b'\t' | b'\r')) {
+            i += 1;
+        }
+        i
+    };
+    let mut items = Vec::new();
+    let mut pos = ws(ws(0) + 1);
+    if b.get(pos) == Some(&b']') {
+        return Ok(items);
+    }
+    loop {
+        let rest = text.get(pos..).unwrap_or_default();
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Skipped>();
+        if let Some(r) = values.next() {
+            r?;
+        }
+        let end = pos + values.byte_offset();
+        items.push(text.get(pos..end).unwrap_or_default());
+        pos = ws(end);
+        if b.get(pos) != Some(&b',') {
+            return Ok(items);
+        }
+        pos = ws(pos + 1);
+    }
+}
+
+/// Pass 1 of [`array_element_texts`]: an array's elements are skipped; any other value is a
+/// data error (the text is JSON, but not an array).
+struct ArrayCheck;
+
+impl<'de> Visitor<'de> for ArrayCheck {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<Skipped>()?.is_some() {}
+        Ok(())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        Err(E::custom("not an array"))
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        Err(E::custom("not an array"))
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        Err(E::custom("not an array"))
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        Err(E::custom("not an array"))
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        Err(E::custom("not an array"))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        Err(E::custom("not an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(serde::de::Error::custom("not an array"))
+    }
 }
 
 struct ValueSeed;
@@ -114,5 +227,86 @@ mod tests {
         assert!(parse_value(&deep).is_err());
         let text = crate::generator::generate_json(500, 7, "{}").unwrap_or_default();
         same(&text);
+    }
+
+    #[test]
+    fn array_elements_as_serde_json_raw_values() {
+        let deep = format!("[{}{}]", "[".repeat(140), "]".repeat(140));
+        let deeper = format!("[1,{}{}]", "[".repeat(200), "]".repeat(200));
+        let texts = [
+            "[]",
+            " [ ] ",
+            "[1]",
+            "[1,2.5e3,-0,\"x\",null,true,{\"a\":[1,{}]},[]]",
+            " [ {\"a\" : 1} ,\n\t{\"b\":[ ]} ] \r\n",
+            "[1,]",
+            "[,1]",
+            "[1 2]",
+            "[1",
+            "[",
+            "",
+            " ",
+            "{}",
+            "{\"a\":1}",
+            "{",
+            "1",
+            "1x",
+            "-",
+            "\"s\"",
+            "\"s",
+            "null",
+            "nul",
+            "true",
+            "x",
+            "[1] x",
+            "[1]]",
+            "[01]",
+            "[1e400]",
+            "[\"\\u12\"]",
+            &deep,
+            &deeper,
+        ];
+        for t in texts {
+            let theirs: Result<Vec<&serde_json::value::RawValue>, _> = serde_json::from_str(t);
+            let ours = super::array_element_texts(t);
+            match (theirs, ours) {
+                (Ok(a), Ok(b)) => {
+                    let a: Vec<&str> = a.iter().map(|r| r.get()).collect();
+                    assert_eq!(a, b, "{t}");
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.is_data(), b.is_data(), "{t}: {a} vs {b}");
+                    if !a.is_data() {
+                        assert_eq!(a.to_string(), b.to_string(), "{t}");
+                    }
+                }
+                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn stream_values_as_serde_json() {
+        for t in [
+            "{\"a\":1} x",
+            "1 2",
+            "[1,{\"k\":1,\"k\":2}]  ",
+            "tru",
+            "",
+            "  ",
+            "1x",
+            "{}{}",
+        ] {
+            let mut a = serde_json::Deserializer::from_str(t).into_iter::<Value>();
+            let mut b = serde_json::Deserializer::from_str(t).into_iter::<super::Parsed>();
+            let (x, y) = (a.next(), b.next());
+            match (x, y) {
+                (Some(Ok(x)), Some(Ok(y))) => assert_eq!(x.to_string(), y.0.to_string(), "{t}"),
+                (Some(Err(x)), Some(Err(y))) => assert_eq!(x.to_string(), y.to_string(), "{t}"),
+                (None, None) => {}
+                (x, y) => panic!("{t}: {x:?} vs {:?}", y.map(|r| r.map(|p| p.0))),
+            }
+            assert_eq!(a.byte_offset(), b.byte_offset(), "{t}");
+        }
     }
 }

@@ -7,6 +7,7 @@ pub mod fixtures;
 pub mod js;
 pub mod json;
 pub mod normalize;
+pub mod order;
 pub mod redact;
 pub mod sequence;
 pub mod terminal;

@@ -402,7 +402,7 @@ fn ordered_entries(
     if idx.is_empty() {
         return rest;
     }
-    idx.sort_by_key(|(i, _)| *i);
+    super::order::stable_sort_by_key(&mut idx, |(i, _)| u64::from(*i));
     let mut out: Vec<_> = idx.into_iter().map(|(_, e)| e).collect();
     out.extend(rest);
     out

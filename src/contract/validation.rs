@@ -694,8 +694,7 @@ pub fn collect_runtime_event_text_issues(text: &str, path: &str) -> Result<Vec<I
     if text::clean_event_end(text, start).is_some_and(|end| text::skip_ws(b, end) == b.len()) {
         return Ok(Vec::new());
     }
-    let event: Value =
-        serde_json::from_str(text).map_err(|e| format!("Invalid JSON input: {e}"))?;
+    let event = super::json::parse_value(text).map_err(|e| format!("Invalid JSON input: {e}"))?;
     Ok(collect_runtime_event_issues(&event, path))
 }
 
@@ -755,9 +754,9 @@ fn parse_and_validate(
     path: &str,
     index: usize,
 ) -> Result<usize, serde_json::Error> {
-    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<super::json::Parsed>();
     let event = match values.next() {
-        Some(v) => v?,
+        Some(v) => v?.0,
         None => Value::Null,
     };
     runtime_event(sink, &event, &format!("{path}[{index}]"));
@@ -767,18 +766,17 @@ fn parse_and_validate(
 /// The careful path of [`collect_runtime_events_issues`]: split the array into its elements'
 /// texts, then parse and validate each element on its own.
 fn array_issues_parsed(text: &str, path: &str) -> Result<Vec<Issue>, String> {
-    let items: Vec<&serde_json::value::RawValue> = match serde_json::from_str(text) {
+    let items = match super::json::array_element_texts(text) {
         Ok(items) => items,
         Err(e) if e.is_data() => return Err("Runtime events must be an array.".to_string()),
         Err(e) => return Err(format!("Invalid JSON input: {e}")),
     };
     let mut sink = Sink::new();
     for (i, raw) in items.iter().enumerate() {
-        let raw = raw.get();
         if text::clean_event_end(raw, 0) == Some(raw.len()) {
             continue;
         }
-        let event: Value = serde_json::from_str(raw)
+        let event = super::json::parse_value(raw)
             .map_err(|e| format!("events[{i}]: Invalid JSON input: {e}"))?;
         runtime_event(&mut sink, &event, &format!("{path}[{i}]"));
     }

@@ -328,8 +328,9 @@ fn obj_str<'a>(o: &'a Obj, k: &str) -> Option<&'a str> {
 }
 
 /// Stable sort by sequence (the reference's `a.sequence - b.sequence`).
-fn sort_by_sequence<T>(items: &mut [(T, f64)]) {
-    items.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
+/// Sequences are finite (JSON numbers), so the key order is the comparison's order.
+fn sort_by_sequence<T>(items: &mut Vec<(T, f64)>) {
+    crate::contract::order::stable_sort_by_key(items, |x| crate::contract::order::f64_key(x.1));
 }
 
 // ---- files and changes ----

@@ -310,7 +310,7 @@ impl McpPatch {
         }
         self.structural = true;
         self.servers.retain(|s| !s.calls.is_empty());
-        self.servers.sort_by_key(Server::first);
+        crate::contract::order::stable_sort_by_key(&mut self.servers, |s| s.first() as u64);
         self.server_of.clear();
         for (i, s) in self.servers.iter().enumerate() {
             for &c in s.calls.keys() {

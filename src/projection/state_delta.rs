@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::read_model::is_action_terminal;
 use crate::contract::event::{Ev, MAX_EVENT_DEPTH};
-use crate::contract::js::is_array_index_key;
+use crate::contract::js::{is_array_index_key, js_number_to_string};
 use crate::contract::val::{Obj, Val};
 
 /// The roots a delta may patch.
@@ -633,7 +633,8 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
             Val::Undef => Some("u".into()),
             Val::Null => Some("n".into()),
             Val::Bool(b) => Some(format!("b{b}")),
-            Val::Num(n) => Some(format!("d{}", if *n == 0.0 { 0.0 } else { *n })),
+            // Equal numbers (0 and -0 too) print the same, distinct ones differently.
+            Val::Num(n) => Some(format!("d{}", js_number_to_string(*n))),
             Val::Str(s) => Some(format!("s{s}")),
             _ => None,
         }

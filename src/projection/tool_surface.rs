@@ -671,7 +671,9 @@ impl ToolSurfaceAcc {
     fn by_family(&self) -> Val {
         let mut fams: Vec<(&String, &BTreeSet<usize>)> =
             self.families.iter().map(|(f, s)| (f, s)).collect();
-        fams.sort_by_key(|(_, s)| s.iter().next().copied().unwrap_or(usize::MAX));
+        crate::contract::order::stable_sort_by_key(&mut fams, |(_, s)| {
+            s.iter().next().map_or(u64::MAX, |&i| i as u64)
+        });
         let mut o = Obj::new();
         for (f, s) in fams {
             o.set_dyn(f, Val::Num(s.len() as f64));

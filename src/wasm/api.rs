@@ -306,5 +306,6 @@ pub fn replay_fixture(len: usize) -> Result<String, JsError> {
 /// `generateRuntimeEvents(n, seed, options)`: a JSON array of events.
 #[wasm_bindgen]
 pub fn generate_events(n: usize, seed: u32, options_json: &str) -> Result<String, JsError> {
-    crate::generator::generate_json(n, seed, options_json).map_err(|e| JsError::new(&e))
+    crate::generator::generate_json_with(n, seed, options_json, crate::contract::json::parse_value)
+        .map_err(|e| JsError::new(&e))
 }

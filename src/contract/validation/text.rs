@@ -400,7 +400,7 @@ impl Cursor<'_> {
                 len: i - start,
             });
         }
-        let x: f64 = self.s.get(start..i)?.parse().ok()?;
+        let x = crate::contract::json::parse_json_number(self.s.get(start..i)?)?;
         if !x.is_finite() {
             return None;
         }

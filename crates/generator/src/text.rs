@@ -4,7 +4,6 @@
 //! generator works with; the tests check that.
 
 use super::rng::Rng;
-use crate::contract::js::is_js_whitespace;
 use std::collections::BTreeSet;
 
 /// The vocabulary of generated prose.
@@ -167,7 +166,14 @@ fn is_ws_at(text: &[u8], at: i64) -> bool {
     usize::try_from(at)
         .ok()
         .and_then(|i| text.get(i))
-        .is_some_and(|&b| is_js_whitespace(char::from(b)))
+        .is_some_and(|&b| is_js_whitespace_byte(b))
+}
+
+/// Whether byte `b`, read as the code point U+00`b`, is white space to JS `trim` and `\s`
+/// (the part of that set below U+0100: tab, line feed, vertical tab, form feed, carriage
+/// return, space and no-break space).
+fn is_js_whitespace_byte(b: u8) -> bool {
+    matches!(b, 0x09..=0x0D | 0x20 | 0xA0)
 }
 
 /// Sentences of random words until at least `target_chars` characters and a sentence end;

@@ -10,7 +10,9 @@
 //! by content, numbers by value, and object or array ids by identity (so two events never
 //! share one). Interpolated values print as JS `String(v)` does.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
+
+use super::order::OrdMap;
 
 use serde_json::{Map, Value};
 
@@ -107,7 +109,7 @@ struct Keyed<'a> {
 #[derive(Default)]
 struct OpenScopes {
     slot_of: HashMap<JsKey, u64>,
-    by_slot: BTreeMap<u64, (Val, String, String)>,
+    by_slot: OrdMap<u64, (Val, String, String)>,
     next_slot: u64,
 }
 
@@ -126,7 +128,7 @@ impl OpenScopes {
 
     fn close(&mut self, k: &JsKey) {
         if let Some(slot) = self.slot_of.remove(k) {
-            if let Some((v, _, _)) = self.by_slot.remove(&slot) {
+            if let Some((v, _, _)) = self.by_slot.remove(slot) {
                 drop_deep(v);
             }
         }
@@ -135,7 +137,7 @@ impl OpenScopes {
     /// Take every open scope, in opening order, leaving the set empty.
     fn drain(&mut self) -> Vec<(Val, String, String)> {
         self.slot_of.clear();
-        std::mem::take(&mut self.by_slot).into_values().collect()
+        std::mem::take(&mut self.by_slot).into_values()
     }
 }
 

@@ -3,12 +3,12 @@
 //! O(log calls + the call's event ids) instead of rebuilding the surface. The full model is
 //! still built by `ToolSurfaceAcc` (state reads and whole replacements).
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::fxhash::HashSet;
 use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use crate::contract::js::js_trim;
+use crate::contract::order::OrdMap;
 use crate::contract::val::{deep_equal, Val};
 
 /// A list of values kept in call order.
@@ -61,10 +61,10 @@ struct Facts {
 /// A server's aggregate over its calls.
 struct Server {
     id: Rc<str>,
-    calls: BTreeMap<usize, Facts>,
-    failing: BTreeMap<usize, Val>,
-    running: BTreeMap<usize, Val>,
-    non_nullish: BTreeMap<usize, Val>,
+    calls: OrdMap<usize, Facts>,
+    failing: OrdMap<usize, Val>,
+    running: OrdMap<usize, Val>,
+    non_nullish: OrdMap<usize, Val>,
     event_ids: Vec<Val>,
     seen: HashSet<Rc<str>>,
     ids_tracker: ListTracker,
@@ -76,10 +76,10 @@ impl Server {
     fn new(id: Rc<str>) -> Server {
         Server {
             id,
-            calls: BTreeMap::new(),
-            failing: BTreeMap::new(),
-            running: BTreeMap::new(),
-            non_nullish: BTreeMap::new(),
+            calls: OrdMap::new(),
+            failing: OrdMap::new(),
+            running: OrdMap::new(),
+            non_nullish: OrdMap::new(),
             event_ids: Vec::new(),
             seen: HashSet::default(),
             ids_tracker: ListTracker::default(),
@@ -88,7 +88,7 @@ impl Server {
     }
 
     fn first(&self) -> usize {
-        self.calls.keys().next().copied().unwrap_or(usize::MAX)
+        self.calls.first_key().unwrap_or(usize::MAX)
     }
 
     /// The reference's status fold, from the maintained sets: the last failed/blocked status,
@@ -120,10 +120,10 @@ impl Server {
     }
 
     fn remove(&mut self, call: usize) -> Option<Facts> {
-        self.failing.remove(&call);
-        self.running.remove(&call);
-        self.non_nullish.remove(&call);
-        self.calls.remove(&call)
+        self.failing.remove(call);
+        self.running.remove(call);
+        self.non_nullish.remove(call);
+        self.calls.remove(call)
     }
 
     fn insert(&mut self, call: usize, f: Facts) {
@@ -169,7 +169,7 @@ pub struct McpPatch {
     /// activeToolIds, failedToolIds, completedToolIds.
     id_lists: [CallList; 3],
     servers: Vec<Server>,
-    server_of: BTreeMap<usize, usize>,
+    server_of: OrdMap<usize, usize>,
     dirty_servers: Vec<usize>,
     /// The server list changed shape (a server added, removed or reordered).
     structural: bool,
@@ -201,7 +201,7 @@ impl McpPatch {
             list.set(call, member.then(|| id.clone()));
         }
         // Server aggregate.
-        let old = self.server_of.get(&call).copied();
+        let old = self.server_of.get(call).copied();
         let new_sid: Option<Rc<str>> =
             truthy.then(|| Rc::from(m.get("serverId").and_then(Val::as_str).unwrap_or("")));
         let ids: Vec<Rc<str>> = if truthy {
@@ -227,7 +227,7 @@ impl McpPatch {
             let Some(srv) = self.servers.get_mut(i) else {
                 return;
             };
-            let is_last = srv.calls.keys().next_back() == Some(&call);
+            let is_last = srv.calls.last_key() == Some(call);
             let prev = srv.remove(call);
             let prefix = prev
                 .as_ref()
@@ -248,7 +248,7 @@ impl McpPatch {
             return;
         }
         if let Some(i) = old {
-            self.server_of.remove(&call);
+            self.server_of.remove(call);
             if let Some(srv) = self.servers.get_mut(i) {
                 srv.remove(call);
                 srv.rebuild_ids();
@@ -271,12 +271,7 @@ impl McpPatch {
             }
         };
         if let Some(srv) = self.servers.get_mut(i) {
-            let at_end = srv
-                .calls
-                .keys()
-                .next_back()
-                .map(|&l| l < call)
-                .unwrap_or(true);
+            let at_end = srv.calls.last_key().map(|l| l < call).unwrap_or(true);
             let ids = facts.ids.clone();
             srv.insert(call, facts);
             if at_end {
@@ -313,7 +308,7 @@ impl McpPatch {
         crate::contract::order::stable_sort_by_key(&mut self.servers, |s| s.first() as u64);
         self.server_of.clear();
         for (i, s) in self.servers.iter().enumerate() {
-            for &c in s.calls.keys() {
+            for c in s.calls.keys() {
                 self.server_of.insert(c, i);
             }
         }

@@ -4,7 +4,6 @@
 use super::fxhash::{HashMap, HashSet};
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -22,6 +21,7 @@ use super::subagents::SubagentsAcc;
 use super::timeline;
 use super::tool_surface::ToolSurfaceAcc;
 use crate::contract::event::{check_event, Ev, EvIndex, EventError};
+use crate::contract::order::OrdSet;
 use crate::contract::val::{deep_equal, Obj, Val, MIN_FIELD_REF_LEN};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
@@ -50,7 +50,7 @@ pub struct ProjectorCore<'a> {
     tools: ToolSurfaceAcc,
     subagents: SubagentsAcc,
     deltas: Vec<Prepared>,
-    active: BTreeSet<usize>,
+    active: OrdSet<usize>,
     active_by_area: HashMap<String, Vec<usize>>,
     /// Bumped whenever an active delta is superseded (the active set shrank).
     supersede_epoch: u64,
@@ -120,7 +120,7 @@ impl<'a> ProjectorCore<'a> {
             tools: ToolSurfaceAcc::default(),
             subagents: SubagentsAcc::new(),
             deltas: Vec::new(),
-            active: BTreeSet::new(),
+            active: OrdSet::new(),
             active_by_area: HashMap::default(),
             supersede_epoch: 0,
             overlay_cache: RefCell::new(None),
@@ -180,7 +180,7 @@ impl<'a> ProjectorCore<'a> {
                     self.active_by_area.entry(a.clone()).or_default().push(i);
                 }
                 self.deltas.push(p);
-                self.active.insert(i);
+                self.active.add(i);
             }
             None => {
                 let hit: Vec<String> = self
@@ -191,7 +191,7 @@ impl<'a> ProjectorCore<'a> {
                     .collect();
                 for a in hit {
                     for i in self.active_by_area.remove(&a).unwrap_or_default() {
-                        if self.active.remove(&i) {
+                        if self.active.delete(i) {
                             self.supersede_epoch += 1;
                         }
                     }
@@ -301,7 +301,7 @@ impl<'a> ProjectorCore<'a> {
 
     /// The units the active deltas need, closed over the re-sync dependencies.
     fn active_units(&self) -> Vec<String> {
-        self.units_of(Vec::new(), self.active.iter().copied())
+        self.units_of(Vec::new(), self.active.keys())
     }
 
     /// `start` plus the units of the deltas `idx`, closed over the re-sync dependencies.
@@ -355,7 +355,7 @@ impl<'a> ProjectorCore<'a> {
         let mut cache = self.overlay_cache.borrow_mut();
         if let Some(c) = cache.as_mut() {
             if c.epoch == self.supersede_epoch {
-                let new: Vec<usize> = self.active.range(c.next_delta..).copied().collect();
+                let new: Vec<usize> = self.active.keys_from(c.next_delta).collect();
                 let units = self.units_of(c.overlay.units.clone(), new.iter().copied());
                 if units == c.overlay.units {
                     let inputs: Vec<Val> = units.iter().map(|u| self.unit_input(u)).collect();
@@ -429,8 +429,8 @@ impl<'a> ProjectorCore<'a> {
         }
         let deltas: Vec<&Prepared> = self
             .active
-            .iter()
-            .filter_map(|&i| self.deltas.get(i))
+            .keys()
+            .filter_map(|i| self.deltas.get(i))
             .collect();
         let has = |s: &str| units.iter().any(|x| x == s);
         let out = state_delta::run(

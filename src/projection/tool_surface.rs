@@ -3,7 +3,6 @@
 //! only when an MCP call changed.
 
 use super::fxhash::{HashMap, HashSet};
-use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
@@ -16,6 +15,7 @@ use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::Ev;
 use crate::contract::js::js_trim;
+use crate::contract::order::OrdSet;
 use crate::contract::val::{Obj, Val};
 
 fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
@@ -380,9 +380,9 @@ pub struct ToolSurfaceAcc {
     pub items: Vec<Val>,
     pub tracker: ListTracker,
     lists: [IdList; 3],
-    families: Vec<(String, BTreeSet<usize>)>,
+    families: Vec<(String, OrdSet<usize>)>,
     family_dirty: bool,
-    mcp_calls: BTreeSet<usize>,
+    mcp_calls: OrdSet<usize>,
     mcp: Option<Val>,
     mcp_patch: McpPatch,
     any_event: bool,
@@ -648,31 +648,35 @@ impl ToolSurfaceAcc {
         if old_family.as_deref() != Some(new_family.as_str()) {
             if let Some(of) = old_family {
                 if let Some(e) = self.families.iter_mut().find(|(f, _)| *f == of) {
-                    e.1.remove(&pos);
+                    e.1.delete(pos);
                 }
             }
             match self.families.iter_mut().find(|(f, _)| *f == new_family) {
                 Some(e) => {
-                    e.1.insert(pos);
+                    e.1.add(pos);
                 }
-                None => self.families.push((new_family, BTreeSet::from([pos]))),
+                None => {
+                    let mut set = OrdSet::new();
+                    set.add(pos);
+                    self.families.push((new_family, set));
+                }
             }
             self.families.retain(|(_, s)| !s.is_empty());
             self.family_dirty = true;
         }
         let has_mcp = !c.mcp.is_undef();
         if has_mcp || had_mcp {
-            self.mcp_calls.insert(pos);
+            self.mcp_calls.add(pos);
             self.mcp = None;
             self.mcp_patch.update(pos, &c.mcp);
         }
     }
 
     fn by_family(&self) -> Val {
-        let mut fams: Vec<(&String, &BTreeSet<usize>)> =
+        let mut fams: Vec<(&String, &OrdSet<usize>)> =
             self.families.iter().map(|(f, s)| (f, s)).collect();
         crate::contract::order::stable_sort_by_key(&mut fams, |(_, s)| {
-            s.iter().next().map_or(u64::MAX, |&i| i as u64)
+            s.first_key().map_or(u64::MAX, |i| i as u64)
         });
         let mut o = Obj::new();
         for (f, s) in fams {
@@ -695,8 +699,8 @@ impl ToolSurfaceAcc {
     fn build_mcp(&self) -> Val {
         let tools: Vec<Val> = self
             .mcp_calls
-            .iter()
-            .filter_map(|&i| self.calls.get(i))
+            .keys()
+            .filter_map(|i| self.calls.get(i))
             .map(|c| c.mcp.clone())
             .filter(|m| m.truthy())
             .collect();

@@ -4,7 +4,6 @@
 //! generator works with; the tests check that.
 
 use super::rng::Rng;
-use std::collections::BTreeSet;
 
 /// The vocabulary of generated prose.
 pub const WORDS: &[&str] = &[
@@ -254,7 +253,8 @@ pub fn split_into<'t>(rng: &mut Rng, text: &'t str, count: i64) -> Vec<&'t str> 
     let len = bytes.len() as i64;
     let lenf = len as f64;
     let countf = count as f64;
-    let mut cuts = BTreeSet::new();
+    // Distinct cut points in ascending order (a sorted, deduplicated vector).
+    let mut cuts: Vec<i64> = Vec::new();
     for i in 1..count {
         let jitter = (rng.next_f64() - 0.5) * (lenf / countf / 2.0);
         let mut at = ((lenf * i as f64) / countf + jitter).floor() as i64;
@@ -262,7 +262,9 @@ pub fn split_into<'t>(rng: &mut Rng, text: &'t str, count: i64) -> Vec<&'t str> 
             at += 1;
         }
         if at > 0 && at < len {
-            cuts.insert(at);
+            if let Err(pos) = cuts.binary_search(&at) {
+                cuts.insert(pos, at);
+            }
         }
     }
     let mut pieces = Vec::with_capacity(cuts.len() + 1);

@@ -7,6 +7,7 @@ import * as wasm from "./glue/agent_runtime_projection.js";
 import { core } from "./core.js";
 import { applyPatch, parseWire } from "./wire.js";
 import { fixturesJson } from "./glue/fixtures.js";
+import { schemasJson } from "./glue/schemas.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input: JSON text written straight into the module's input buffer.
@@ -147,6 +148,9 @@ function eventsText(events, redact, what) {
 // Constants, schemas, fixtures
 
 const constants = JSON.parse(wasm.constants_json());
+// The schema documents ship as JSON text in glue/schemas.js (scripts/assemble-pkg.mjs writes it
+// from schemas/*.json); the wasm module names them but does not carry them.
+constants.schemas = JSON.parse(schemasJson);
 
 export const AGENT_UI_FIXTURE_SCHEMA_VERSION = constants.fixtureSchemaVersion;
 export const AGENT_UI_EVENT_CLASSES = constants.eventClasses;

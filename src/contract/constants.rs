@@ -129,10 +129,44 @@ pub const SCHEMA_FILES: [(&str, &str, &str); 5] = [
     ),
 ];
 
+/// `(short name, file name)` of each schema in [`SCHEMA_FILES`], without the documents (what
+/// the wasm module needs: the package carries the documents in JS).
+pub const SCHEMA_NAMES: [(&str, &str); 5] = [
+    ("runtimeEvent", "agent-runtime-event.v0.1.schema.json"),
+    (
+        "runtimeStateDelta",
+        "agent-runtime-state-delta.v0.1.schema.json",
+    ),
+    (
+        "projectionState",
+        "agent-ui-projection-state.v0.1.schema.json",
+    ),
+    (
+        "runtimeCapabilityManifest",
+        "agent-runtime-capability-manifest.v0.1.schema.json",
+    ),
+    (
+        "projectionEvent",
+        "agent-ui-projection-event.v0.1.schema.json",
+    ),
+];
+
 /// The JSON text of one schema by its short name (`runtimeEvent`, ...).
 pub fn schema_json(short_name: &str) -> Option<&'static str> {
     SCHEMA_FILES
         .iter()
         .find(|(n, _, _)| *n == short_name)
         .map(|(_, _, text)| *text)
+}
+
+#[cfg(test)]
+mod schema_name_tests {
+    #[test]
+    fn schema_names_list_the_schema_files() {
+        let names: Vec<(&str, &str)> = super::SCHEMA_FILES
+            .iter()
+            .map(|(s, f, _)| (*s, *f))
+            .collect();
+        assert_eq!(names, super::SCHEMA_NAMES);
+    }
 }

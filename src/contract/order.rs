@@ -26,6 +26,26 @@ pub fn stable_sort_by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
     );
 }
 
+/// Sort a list of indexes ascending: an insertion sort for the short lists patches hold (a few
+/// dirty slots), the shared pair sort beyond that (no sort instantiation of its own).
+pub fn sort_indexes(items: &mut [usize]) {
+    if items.len() <= 32 {
+        for i in 1..items.len() {
+            let mut j = i;
+            while j > 0 && items.get(j - 1) > items.get(j) {
+                items.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return;
+    }
+    let mut pairs: Vec<(u64, usize)> = items.iter().map(|&i| (i as u64, 0)).collect();
+    sort_pairs(&mut pairs);
+    for (slot, (k, _)) in items.iter_mut().zip(pairs) {
+        *slot = k as usize;
+    }
+}
+
 /// The one sort instantiation (pairs are distinct, so unstable is exact).
 #[inline(never)]
 fn sort_pairs(pairs: &mut [(u64, usize)]) {
@@ -200,6 +220,25 @@ pub fn f64_key(x: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indexes_sort_ascending_at_every_length() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for len in [0usize, 1, 2, 5, 31, 32, 33, 100, 1000] {
+            let mut v: Vec<usize> = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    (seed % 50) as usize
+                })
+                .collect();
+            let mut expected = v.clone();
+            expected.sort();
+            sort_indexes(&mut v);
+            assert_eq!(v, expected);
+        }
+    }
 
     #[test]
     fn ord_map_behaves_as_a_btree_map() {

@@ -360,7 +360,7 @@ impl McpPatch {
             out.extend(list_op(vec![Seg::Key("mcp"), Seg::Key(k)], ch, &l.items));
         }
         let mut dirty = std::mem::take(&mut self.dirty_servers);
-        dirty.sort_unstable();
+        crate::contract::order::sort_indexes(&mut dirty);
         for i in dirty {
             let Some(s) = self.servers.get_mut(i) else {
                 continue;

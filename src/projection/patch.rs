@@ -202,7 +202,7 @@ impl ListTracker {
         let mut idx = std::mem::take(&mut self.dirty);
         idx.retain(|&i| i < len);
         idx.extend(self.synced_len.min(len)..len);
-        idx.sort_unstable();
+        crate::contract::order::sort_indexes(&mut idx);
         idx.dedup();
         let changed = !idx.is_empty() || len != self.synced_len;
         self.synced_len = len;

@@ -55,7 +55,9 @@ fn issues_json(issues: &[validation::Issue]) -> String {
 }
 
 /// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
-/// "schemas": {<short name>: <schema>}}` (schemas in export order).
+/// "schemaFiles": {<short name>: <file name>}}` (schemas in export order). The schema
+/// documents themselves ship with the JS package (`glue/schemas.js`, written from `schemas/` by
+/// scripts/assemble-pkg.mjs), not inside the module.
 #[wasm_bindgen]
 pub fn constants_json() -> String {
     let mut s = String::from("{\"fixtureSchemaVersion\":");
@@ -69,17 +71,8 @@ pub fn constants_json() -> String {
             .copied(),
         &mut s,
     );
-    s.push_str(",\"schemas\":{");
-    for (i, (short, _file, json)) in constants::SCHEMA_FILES.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        write_json_str(short, &mut s);
-        s.push(':');
-        s.push_str(json);
-    }
-    s.push_str("},\"schemaFiles\":{");
-    for (i, (short, file, _json)) in constants::SCHEMA_FILES.iter().enumerate() {
+    s.push_str(",\"schemaFiles\":{");
+    for (i, (short, file)) in constants::SCHEMA_NAMES.iter().enumerate() {
         if i > 0 {
             s.push(',');
         }

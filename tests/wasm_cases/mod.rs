@@ -30,8 +30,8 @@ pub fn constants_are_complete() {
     assert_eq!(c["fixtureSchemaVersion"], "agent-ui-fixture/v0.1");
     assert_eq!(c["eventClasses"].as_array().map(Vec::len), Some(48));
     assert_eq!(c["legacyTerminalClasses"].as_array().map(Vec::len), Some(6));
-    let schemas = c["schemas"].as_object().expect("schemas");
-    let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+    let files = c["schemaFiles"].as_object().expect("schemaFiles");
+    let names: Vec<&str> = files.keys().map(String::as_str).collect();
     assert_eq!(
         names,
         [

@@ -130,46 +130,14 @@ pub fn json_depth(v: &Value) -> usize {
     max
 }
 
-/// Bucket of a key in [`SLOT_OF`]: mixes the length and three bytes; distinct for every name
-/// in [`EVENT_FIELDS`] (checked when the table is built, at compile time).
-#[inline(always)]
-const fn slot_hash(b: &[u8]) -> usize {
-    let n = b.len();
-    if n == 0 {
-        return 0;
-    }
-    (n * 16 + b[0] as usize + ((b[n - 1] as usize) << 1) + b[n / 2] as usize) & 127
-}
+/// `FIELD_TABLE` of [`EVENT_FIELDS`] (see [`super::names`]).
+const FIELD_TABLE: [u8; 128] = super::names::name_table(&EVENT_FIELDS);
 
-/// `SLOT_OF[slot_hash(name)]` is the position of `name` in [`EVENT_FIELDS`] (255: none).
-const SLOT_OF: [u8; 128] = {
-    let mut t = [255u8; 128];
-    let mut i = 0;
-    while i < EVENT_FIELDS.len() {
-        let h = slot_hash(EVENT_FIELDS[i].as_bytes());
-        assert!(
-            t[h] == 255,
-            "two event field names share a bucket: change slot_hash"
-        );
-        t[h] = i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// Position of a known event field in [`EVENT_FIELDS`]: one table lookup and one comparison
-/// (inlined: for a literal name it is computed at compile time).
+/// Position of a known event field in [`EVENT_FIELDS`] (inlined: for a literal name it is
+/// computed at compile time).
 #[inline(always)]
 pub fn field_slot(k: &str) -> Option<usize> {
-    let slot = *SLOT_OF.get(slot_hash(k.as_bytes()))? as usize;
-    same_short(EVENT_FIELDS.get(slot)?.as_bytes(), k.as_bytes()).then_some(slot)
-}
-
-/// Byte equality for short names, compared inline (a `==` on slices is a `memcmp` call, and
-/// the wasm build's `memcmp` goes byte by byte behind a call).
-#[inline(always)]
-fn same_short(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+    super::names::name_index(&EVENT_FIELDS, &FIELD_TABLE, k.as_bytes())
 }
 
 const SLOT_SEQUENCE: usize = 6;

@@ -6,6 +6,7 @@ pub mod event;
 pub mod fixtures;
 pub mod js;
 pub mod json;
+pub mod names;
 pub mod normalize;
 pub mod order;
 pub mod redact;

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use super::constants::LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES;
 pub(crate) use super::js::js_number_len;
 use super::js::{has_content, is_integer, js_own_entries, json_stringify_measure, utf16_len};
+use super::names;
 use super::sequence::SequenceVerifier;
 use super::terminal::is_legacy_runtime_turn_terminal_event_class;
 use super::val::{Obj, Val};
@@ -238,28 +239,31 @@ mod field {
     pub const COUNT: usize = 17;
 }
 
+/// The top-level members the event rules read, by index (see [`field`]).
+const EVENT_RULE_FIELDS: [&str; field::COUNT] = [
+    "id",
+    "schemaVersion",
+    "runtimeId",
+    "kind",
+    "status",
+    "title",
+    "createdAt",
+    "sequence",
+    "eventClass",
+    "toolCallId",
+    "actionId",
+    "artifactId",
+    "evidenceId",
+    "artifactRefs",
+    "refIds",
+    "evidenceRefs",
+    "payload",
+];
+const EVENT_RULE_TABLE: [u8; 128] = names::name_table(&EVENT_RULE_FIELDS);
+
 /// Which rule member a top-level key names, if any.
 fn event_field(key: &[u8]) -> Option<usize> {
-    Some(match key {
-        b"id" => 0,
-        b"schemaVersion" => 1,
-        b"runtimeId" => 2,
-        b"kind" => 3,
-        b"status" => 4,
-        b"title" => 5,
-        b"createdAt" => 6,
-        b"sequence" => field::SEQUENCE,
-        b"eventClass" => field::EVENT_CLASS,
-        b"toolCallId" => field::TOOL_CALL_ID,
-        b"actionId" => field::ACTION_ID,
-        b"artifactId" => field::ARTIFACT_ID,
-        b"evidenceId" => field::EVIDENCE_ID,
-        b"artifactRefs" => field::ARTIFACT_REFS,
-        b"refIds" => field::REF_IDS,
-        b"evidenceRefs" => field::EVIDENCE_REFS,
-        b"payload" => field::PAYLOAD,
-        _ => return None,
-    })
+    names::name_index(&EVENT_RULE_FIELDS, &EVENT_RULE_TABLE, key)
 }
 
 /// Index of each payload member the scope rules read.
@@ -279,23 +283,25 @@ mod payload_field {
     pub const COUNT: usize = 12;
 }
 
+/// The payload members the scope rules read, by index (see [`payload_field`]).
+const PAYLOAD_RULE_FIELDS: [&str; payload_field::COUNT] = [
+    "path",
+    "patchId",
+    "failureCategory",
+    "commandId",
+    "outputRef",
+    "contentRef",
+    "diffRef",
+    "testRunId",
+    "result",
+    "reasonCode",
+    "status",
+    "exitCode",
+];
+const PAYLOAD_RULE_TABLE: [u8; 128] = names::name_table(&PAYLOAD_RULE_FIELDS);
+
 fn payload_field(key: &[u8]) -> Option<usize> {
-    use payload_field::*;
-    Some(match key {
-        b"path" => PATH,
-        b"patchId" => PATCH_ID,
-        b"failureCategory" => FAILURE_CATEGORY,
-        b"commandId" => COMMAND_ID,
-        b"outputRef" => OUTPUT_REF,
-        b"contentRef" => CONTENT_REF,
-        b"diffRef" => DIFF_REF,
-        b"testRunId" => TEST_RUN_ID,
-        b"result" => RESULT,
-        b"reasonCode" => REASON_CODE,
-        b"status" => STATUS,
-        b"exitCode" => EXIT_CODE,
-        _ => return None,
-    })
+    names::name_index(&PAYLOAD_RULE_FIELDS, &PAYLOAD_RULE_TABLE, key)
 }
 
 /// What the scope rules need to know about an event besides its class, however it was read

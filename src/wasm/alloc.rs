@@ -8,15 +8,18 @@
 //! (and at least 1 MiB) keeps the number of grows logarithmic in the heap size; at most a quarter
 //! of the memory is reserved ahead of use.
 //!
-//! Small blocks (up to [`SMALL_MAX`] bytes, alignment up to 8) bypass talc: they come from
-//! per-size-class free lists, refilled by carving 256 KiB chunks that talc provides. The
+//! Freed small blocks (up to [`SMALL_MAX`] bytes, alignment up to 8) go to a per-size-class
+//! cache of about [`CACHE_BYTES`] each, which the next allocation of that class takes first. The
 //! projection allocates and frees millions of small objects (object entries, shared strings,
-//! `Rc` boxes); a free-list pop or push is a few instructions, where talc's general path (bins,
-//! splitting, coalescing) took ~17% of live `apply` in a profile. Freed small blocks stay in their
-//! class for reuse and are not coalesced or returned to talc.
+//! `Rc` boxes), many of them short-lived; a cache pop or push is a few instructions, where
+//! talc's general path (bins, splitting, merging) took ~17% of live `apply` in a profile. The
+//! cache is bounded on purpose: an unbounded one (tried first) kept every block a batch
+//! projection freed and handed them out again in freeing order, scattered over the heap, so the
+//! next projection ran ~15% slower than with talc alone; beyond the bound, blocks go back to
+//! talc, which merges them into contiguous free memory.
 //!
 //! This is the crate's only `unsafe` code: implementing talc's `Source` (an unsafe trait),
-//! handing it the grown pages, and the small-block lists.
+//! handing it the grown pages, and the small-block caches.
 #![allow(unsafe_code)]
 
 use core::alloc::{GlobalAlloc, Layout};
@@ -89,18 +92,16 @@ const SMALL_MAX: usize = 1024;
 /// Size classes are multiples of this (and blocks are aligned to it).
 const GRAIN: usize = 8;
 const CLASSES: usize = SMALL_MAX / GRAIN;
-/// Bytes taken from talc at a time to carve small blocks from.
-const CHUNK: usize = 256 * 1024;
+/// Bytes of freed blocks each class keeps for reuse (at least 16 blocks).
+const CACHE_BYTES: usize = 16 * 1024;
 
-/// Free lists of small blocks (a freed block's first word links to the next) and the chunk
-/// being carved.
+/// Per-class caches of freed small blocks (a cached block's first word links to the next).
 struct Small {
     free: [*mut u8; CLASSES],
-    next: usize,
-    end: usize,
+    count: [u32; CLASSES],
 }
 
-/// The global allocator: small blocks from [`Small`], everything else from talc.
+/// The global allocator: talc, with a bounded cache of freed small blocks in front.
 struct Heap {
     large: TalcSyncCell<GeometricGrowth, WasmBinning>,
     small: core::cell::UnsafeCell<Small>,
@@ -120,57 +121,71 @@ fn class_of(layout: Layout) -> Option<usize> {
     Some((size - 1) / GRAIN)
 }
 
+/// The talc layout of every block of class `c`: the class size, aligned to [`GRAIN`].
+#[inline]
+fn class_layout(c: usize) -> Layout {
+    // Always valid (GRAIN is a power of two, the size at most SMALL_MAX); the fallback is
+    // never taken.
+    match Layout::from_size_align((c + 1) * GRAIN, GRAIN) {
+        Ok(l) => l,
+        Err(_) => Layout::new::<u64>(),
+    }
+}
+
+/// Most blocks a class keeps cached: about [`CACHE_BYTES`] of them.
+#[inline]
+fn class_cap(c: usize) -> u32 {
+    (CACHE_BYTES / ((c + 1) * GRAIN)).max(16) as u32
+}
+
 impl Heap {
-    /// A block of class `c` (`(c + 1) * GRAIN` bytes), or null when memory is exhausted.
+    /// A block of class `c`: a cached one, else a new one from talc (null when memory is
+    /// exhausted).
     ///
     /// SAFETY: callers are the `GlobalAlloc` methods (single-threaded, not re-entered).
     #[inline]
     unsafe fn small_alloc(&self, c: usize) -> *mut u8 {
         // SAFETY: no other reference to `small` exists while an allocator call runs.
         let small = unsafe { &mut *self.small.get() };
-        let Some(head) = small.free.get_mut(c) else {
-            return core::ptr::null_mut();
-        };
-        if !head.is_null() {
-            let block = *head;
-            // SAFETY: `block` is a freed block of this class; its first word holds the link.
-            *head = unsafe { (block as *mut *mut u8).read() };
-            return block;
-        }
-        let size = (c + 1) * GRAIN;
-        if small.end - small.next < size {
-            // SAFETY: CHUNK and GRAIN form a valid layout.
-            let layout = unsafe { Layout::from_size_align_unchecked(CHUNK, GRAIN) };
-            // SAFETY: a plain allocation from talc.
-            let chunk = unsafe { self.large.alloc(layout) };
-            if chunk.is_null() {
-                return chunk;
+        if let (Some(head), Some(count)) = (small.free.get_mut(c), small.count.get_mut(c)) {
+            if !head.is_null() {
+                let block = *head;
+                // SAFETY: `block` is a cached block of this class; its first word holds the
+                // link.
+                *head = unsafe { (block as *mut *mut u8).read() };
+                *count -= 1;
+                return block;
             }
-            small.next = chunk as usize;
-            small.end = chunk as usize + CHUNK;
         }
-        let block = small.next as *mut u8;
-        small.next += size;
-        block
+        // SAFETY: a plain allocation from talc with the class layout.
+        unsafe { self.large.alloc(class_layout(c)) }
     }
 
-    /// Put a block of class `c` back on its list.
+    /// Release a block of class `c`: into the class cache while it has room, else to talc
+    /// (which merges neighbours, so bulk frees leave contiguous memory for the next run).
     ///
     /// SAFETY: `block` was returned by `small_alloc(c)` and is no longer used.
     #[inline]
     unsafe fn small_free(&self, block: *mut u8, c: usize) {
         // SAFETY: no other reference to `small` exists while an allocator call runs.
         let small = unsafe { &mut *self.small.get() };
-        if let Some(head) = small.free.get_mut(c) {
-            // SAFETY: the block is at least GRAIN bytes and GRAIN-aligned, room for the link.
-            unsafe { (block as *mut *mut u8).write(*head) };
-            *head = block;
+        if let (Some(head), Some(count)) = (small.free.get_mut(c), small.count.get_mut(c)) {
+            if *count < class_cap(c) {
+                // SAFETY: the block is at least GRAIN bytes and GRAIN-aligned, room for the link.
+                unsafe { (block as *mut *mut u8).write(*head) };
+                *head = block;
+                *count += 1;
+                return;
+            }
         }
+        // SAFETY: the block came from talc with the class layout.
+        unsafe { self.large.dealloc(block, class_layout(c)) }
     }
 }
 
-// SAFETY: small blocks are handed out once (from a fresh chunk or a free list) until freed;
-// everything else is talc's `GlobalAlloc`, called with the caller's guarantees.
+// SAFETY: a small block is handed out once (from talc or the cache) until freed, and always
+// has its class layout in talc; everything else is talc's `GlobalAlloc`, called with the
+// caller's guarantees.
 unsafe impl GlobalAlloc for Heap {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -221,7 +236,6 @@ static ALLOCATOR: Heap = Heap {
     large: TalcSyncCell::new_wasm(GeometricGrowth { end: None }),
     small: core::cell::UnsafeCell::new(Small {
         free: [core::ptr::null_mut(); CLASSES],
-        next: 0,
-        end: 0,
+        count: [0; CLASSES],
     }),
 };

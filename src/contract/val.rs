@@ -487,16 +487,22 @@ fn write_num(n: f64, out: &mut String) {
     }
 }
 
-/// Decimal digits of an index or length.
+/// Decimal digits of an index or length (no formatting machinery: the wire writes many).
 pub fn write_uint(n: usize, out: &mut String) {
-    write_int(n as i64, out);
+    write_digits(n as u64, out);
 }
 
-/// Decimal digits of an integer (no formatting machinery: the wire writes many small ints).
+/// Decimal digits of an integer.
 fn write_int(n: i64, out: &mut String) {
+    if n < 0 {
+        out.push('-');
+    }
+    write_digits(n.unsigned_abs(), out);
+}
+
+fn write_digits(mut m: u64, out: &mut String) {
     let mut buf = [0u8; 20];
     let mut at = buf.len();
-    let mut m = n.unsigned_abs();
     loop {
         at -= 1;
         if let Some(d) = buf.get_mut(at) {
@@ -506,9 +512,6 @@ fn write_int(n: i64, out: &mut String) {
         if m == 0 || at == 0 {
             break;
         }
-    }
-    if n < 0 {
-        out.push('-');
     }
     for &d in buf.get(at..).unwrap_or(&[]) {
         out.push(d as char);

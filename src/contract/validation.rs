@@ -213,17 +213,6 @@ impl Sink {
 // ---------------------------------------------------------------------------------------------
 // Runtime events (§2.3-2.5)
 
-/// The required non-empty string members of a runtime event, in the order they are reported.
-const REQUIRED_EVENT_FIELDS: [&str; 7] = [
-    "id",
-    "schemaVersion",
-    "runtimeId",
-    "kind",
-    "status",
-    "title",
-    "createdAt",
-];
-
 /// Index of each top-level member the event rules read (`0..7` are [`REQUIRED_EVENT_FIELDS`]).
 mod field {
     pub const SEQUENCE: usize = 7;
@@ -239,7 +228,8 @@ mod field {
     pub const COUNT: usize = 17;
 }
 
-/// The top-level members the event rules read, by index (see [`field`]).
+/// The top-level members the event rules read, by index (see [`field`]); the first seven are
+/// the required non-empty strings, in the order they are reported.
 const EVENT_RULE_FIELDS: [&str; field::COUNT] = [
     "id",
     "schemaVersion",
@@ -259,6 +249,8 @@ const EVENT_RULE_FIELDS: [&str; field::COUNT] = [
     "evidenceRefs",
     "payload",
 ];
+/// The required non-empty string members of a runtime event, in the order they are reported.
+const REQUIRED_EVENT_FIELDS: &[&str] = EVENT_RULE_FIELDS.split_at(field::SEQUENCE).0;
 const EVENT_RULE_TABLE: [u8; 128] = names::name_table(&EVENT_RULE_FIELDS);
 
 /// Which rule member a top-level key names, if any.

@@ -16,4 +16,5 @@ wasm_case_tests!(
     input_buffer_handles_non_ascii,
     large_input_buffer_is_released,
     heap_blocks_keep_contents,
+    batch_arena_keeps_blocks_apart,
 );

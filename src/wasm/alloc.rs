@@ -105,6 +105,7 @@ struct Small {
 struct Heap {
     large: TalcSyncCell<GeometricGrowth, WasmBinning>,
     small: core::cell::UnsafeCell<Small>,
+    arena: core::cell::UnsafeCell<Arena>,
 }
 
 // SAFETY: single-threaded WebAssembly (checked above): no two calls run at once, and the
@@ -184,42 +185,56 @@ impl Heap {
 }
 
 // SAFETY: a small block is handed out once (from talc or the cache) until freed, and always
-// has its class layout in talc; everything else is talc's `GlobalAlloc`, called with the
-// caller's guarantees.
+// has its class layout in talc; arena blocks are handed out once from their chunk or the arena's
+// class lists and are recognised on release by the page map; everything else is talc's
+// `GlobalAlloc`, called with the caller's guarantees.
 unsafe impl GlobalAlloc for Heap {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        match class_of(layout) {
+        // SAFETY: no other reference to `arena` exists while an allocator call runs.
+        let arena = unsafe { &mut *self.arena.get() };
+        if arena.state == ArenaState::Active {
             // SAFETY: see the impl.
-            Some(c) => unsafe { self.small_alloc(c) },
-            // SAFETY: the caller's guarantees.
-            None => unsafe { self.large.alloc(layout) },
+            let p = unsafe { self.arena_alloc(arena, layout) };
+            if !p.is_null() {
+                return p;
+            }
+            arena.complete = false;
         }
+        // SAFETY: see the impl.
+        unsafe { self.plain_alloc(layout) }
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        match class_of(layout) {
-            // SAFETY: `ptr` came from `alloc` with this layout, hence from class `c`.
-            Some(c) => unsafe { self.small_free(ptr, c) },
-            // SAFETY: the caller's guarantees.
-            None => unsafe { self.large.dealloc(ptr, layout) },
+        // SAFETY: no other reference to `arena` exists while an allocator call runs.
+        let arena = unsafe { &mut *self.arena.get() };
+        if arena.owns(ptr) {
+            // SAFETY: `ptr` is an arena block with this layout.
+            return unsafe { self.arena_dealloc(arena, ptr, layout) };
         }
+        // SAFETY: the caller's guarantees (a plain block).
+        unsafe { self.plain_dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller guarantees `new_size` with this alignment is a valid layout.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-        let (old_c, new_c) = (class_of(layout), class_of(new_layout));
-        if old_c.is_none() && new_c.is_none() {
-            // SAFETY: the caller's guarantees; talc may grow in place.
-            return unsafe { self.large.realloc(ptr, layout, new_size) };
+        // SAFETY: no other reference to `arena` exists while an allocator call runs.
+        let arena = unsafe { &mut *self.arena.get() };
+        if !arena.owns(ptr) {
+            // A plain block stays plain, even while the arena is active (the buffer a batch
+            // writes its result into outlives the arena).
+            // SAFETY: the caller's guarantees.
+            return unsafe { self.plain_realloc(ptr, layout, new_layout) };
         }
-        if old_c.is_some() && old_c == new_c {
-            return ptr;
+        if arena.state == ArenaState::Active {
+            if let Some(p) = arena.grow_in_place(ptr, layout, new_layout) {
+                return p;
+            }
         }
-        // SAFETY: a fresh allocation, then a copy of the bytes both blocks hold and the old
-        // block's release, as the default `realloc` does.
+        // SAFETY: a fresh block (arena or plain), then a copy of the bytes both hold and the
+        // old block's release.
         unsafe {
             let fresh = self.alloc(new_layout);
             if !fresh.is_null() {
@@ -231,11 +246,384 @@ unsafe impl GlobalAlloc for Heap {
     }
 }
 
+impl Heap {
+    /// A block from talc or the small-block cache.
+    ///
+    /// SAFETY: `GlobalAlloc::alloc`'s contract.
+    #[inline]
+    unsafe fn plain_alloc(&self, layout: Layout) -> *mut u8 {
+        match class_of(layout) {
+            // SAFETY: see the `GlobalAlloc` impl.
+            Some(c) => unsafe { self.small_alloc(c) },
+            // SAFETY: the caller's guarantees.
+            None => unsafe { self.large.alloc(layout) },
+        }
+    }
+
+    /// Release a block from [`Self::plain_alloc`].
+    ///
+    /// SAFETY: `GlobalAlloc::dealloc`'s contract, for a plain block.
+    #[inline]
+    unsafe fn plain_dealloc(&self, ptr: *mut u8, layout: Layout) {
+        match class_of(layout) {
+            // SAFETY: `ptr` came from `plain_alloc` with this layout, hence from class `c`.
+            Some(c) => unsafe { self.small_free(ptr, c) },
+            // SAFETY: the caller's guarantees.
+            None => unsafe { self.large.dealloc(ptr, layout) },
+        }
+    }
+
+    /// Resize a plain block into a plain block.
+    ///
+    /// SAFETY: `GlobalAlloc::realloc`'s contract, for a plain block.
+    unsafe fn plain_realloc(&self, ptr: *mut u8, layout: Layout, new_layout: Layout) -> *mut u8 {
+        let (old_c, new_c) = (class_of(layout), class_of(new_layout));
+        if old_c.is_none() && new_c.is_none() {
+            // SAFETY: the caller's guarantees; talc may grow in place.
+            return unsafe { self.large.realloc(ptr, layout, new_layout.size()) };
+        }
+        if old_c.is_some() && old_c == new_c {
+            return ptr;
+        }
+        // SAFETY: a fresh plain block, a copy of the bytes both hold, the old block's release.
+        unsafe {
+            let fresh = self.plain_alloc(new_layout);
+            if !fresh.is_null() {
+                let n = layout.size().min(new_layout.size());
+                core::ptr::copy_nonoverlapping(ptr, fresh, n);
+                self.plain_dealloc(ptr, layout);
+            }
+            fresh
+        }
+    }
+
+    /// A block from the arena: a freed block of its class, else bump-allocated (null when no
+    /// chunk can be had; the caller then falls back to a plain block).
+    ///
+    /// SAFETY: called from `alloc` while the arena is active.
+    unsafe fn arena_alloc(&self, arena: &mut Arena, layout: Layout) -> *mut u8 {
+        if let Some(c) = class_of(layout) {
+            if let Some(head) = arena.free.get_mut(c) {
+                if !head.is_null() {
+                    let block = *head;
+                    // SAFETY: `block` is a freed arena block of this class; its first word
+                    // holds the link.
+                    *head = unsafe { (block as *mut *mut u8).read() };
+                    return block;
+                }
+            }
+        }
+        if layout.align() > PAGE {
+            return core::ptr::null_mut();
+        }
+        let size = block_size(layout);
+        if size > DEDICATED_MIN {
+            // SAFETY: a plain allocation from talc.
+            return unsafe { self.arena_chunk(arena, size, false) };
+        }
+        if let Some(p) = arena.bump(size, layout.align()) {
+            return p;
+        }
+        // SAFETY: a plain allocation from talc.
+        if unsafe { self.arena_chunk(arena, CHUNK, true) }.is_null() {
+            return core::ptr::null_mut();
+        }
+        arena
+            .bump(size, layout.align())
+            .unwrap_or(core::ptr::null_mut())
+    }
+
+    /// A new arena chunk of at least `size` bytes from talc, its pages marked; `bump` makes it
+    /// the chunk bump allocation takes from. Null when talc or the chunk table is exhausted.
+    ///
+    /// SAFETY: called from the allocator while the arena is active.
+    unsafe fn arena_chunk(&self, arena: &mut Arena, size: usize, bump: bool) -> *mut u8 {
+        if arena.count >= MAX_CHUNKS {
+            return core::ptr::null_mut();
+        }
+        let size = size.div_ceil(PAGE).saturating_mul(PAGE);
+        let Ok(layout) = Layout::from_size_align(size, PAGE) else {
+            return core::ptr::null_mut();
+        };
+        // SAFETY: a plain allocation from talc, page-aligned and a whole number of pages.
+        let base = unsafe { self.large.alloc(layout) };
+        if base.is_null() {
+            return core::ptr::null_mut();
+        }
+        if let Some(slot) = arena.chunks.get_mut(arena.count) {
+            *slot = (base, size, !bump);
+        }
+        arena.count += 1;
+        arena.mark(base as usize, size, true);
+        if bump {
+            arena.base = base as usize;
+            arena.cur = base as usize;
+            arena.end = base as usize + size;
+        }
+        base
+    }
+
+    /// Release an arena block: small ones to their class list, a dedicated chunk back to talc,
+    /// the last bump block back to the chunk; other large blocks wait for the arena's end.
+    ///
+    /// SAFETY: `ptr` is an arena block with this layout, no longer used.
+    unsafe fn arena_dealloc(&self, arena: &mut Arena, ptr: *mut u8, layout: Layout) {
+        if arena.state != ArenaState::Active {
+            return;
+        }
+        if let Some(c) = class_of(layout) {
+            if let Some(head) = arena.free.get_mut(c) {
+                // SAFETY: arena blocks of a class are at least its size (GRAIN-aligned).
+                unsafe { (ptr as *mut *mut u8).write(*head) };
+                *head = ptr;
+            }
+            return;
+        }
+        let p = ptr as usize;
+        let size = block_size(layout);
+        if p >= arena.base && p + size == arena.cur {
+            arena.cur = p;
+            return;
+        }
+        if size > DEDICATED_MIN {
+            if let Some(i) = arena.chunk_at(ptr) {
+                // SAFETY: the chunk came from talc with this page layout and holds no other
+                // block.
+                unsafe { self.release_chunk(arena, i) };
+            }
+        }
+    }
+
+    /// Give chunk `i` back to talc and unmark its pages.
+    ///
+    /// SAFETY: no block of the chunk is used any more.
+    unsafe fn release_chunk(&self, arena: &mut Arena, i: usize) {
+        let last = arena.count.saturating_sub(1);
+        let Some(&(base, size, _)) = arena.chunks.get(i) else {
+            return;
+        };
+        arena.chunks.swap(i, last);
+        arena.count = last;
+        arena.mark(base as usize, size, false);
+        if let Ok(layout) = Layout::from_size_align(size, PAGE) {
+            // SAFETY: `base` came from talc with this layout.
+            unsafe { self.large.dealloc(base, layout) };
+        }
+    }
+}
+
+/// Size of a block: its class size when small, else its own size.
+#[inline]
+fn block_size(layout: Layout) -> usize {
+    match class_of(layout) {
+        Some(c) => (c + 1) * GRAIN,
+        None => layout.size(),
+    }
+}
+
+// --- The batch arena -------------------------------------------------------------------------
+
+/// Bytes of a bump chunk.
+const CHUNK: usize = 4 << 20;
+/// Blocks larger than this get a chunk of their own, given back to talc when freed.
+const DEDICATED_MIN: usize = CHUNK / 4;
+/// Most chunks an arena holds (a 4 GiB memory holds 1,024 bump chunks).
+const MAX_CHUNKS: usize = 2048;
+/// 64 KiB pages of a 4 GiB memory, one bit each.
+const PAGE_WORDS: usize = (1 << 16) / 64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ArenaState {
+    /// No arena: every block is plain.
+    Off,
+    /// Allocations come from the arena.
+    Active,
+    /// Allocations are plain again; arena blocks are still readable, their release ignored.
+    Stopped,
+}
+
+/// A batch arena: chunks of talc memory that a whole batch projection allocates from and that
+/// go back to talc in one step at its end (see [`BatchArena`]).
+struct Arena {
+    state: ArenaState,
+    /// Every allocation since the start came from the arena.
+    complete: bool,
+    /// Base, size and whether the chunk holds one large block (given back when it is freed).
+    chunks: [(*mut u8, usize, bool); MAX_CHUNKS],
+    count: usize,
+    /// The bump chunk: its start, the next free byte and its end.
+    base: usize,
+    cur: usize,
+    end: usize,
+    /// Freed small blocks, per class (first word links to the next).
+    free: [*mut u8; CLASSES],
+    /// Which 64 KiB pages belong to arena chunks.
+    pages: [u64; PAGE_WORDS],
+}
+
+impl Arena {
+    /// Whether `ptr` is in an arena chunk.
+    #[inline]
+    fn owns(&self, ptr: *mut u8) -> bool {
+        if self.count == 0 {
+            return false;
+        }
+        let page = ptr as usize / PAGE;
+        self.pages
+            .get(page / 64)
+            .is_some_and(|w| w >> (page % 64) & 1 == 1)
+    }
+
+    fn mark(&mut self, base: usize, size: usize, on: bool) {
+        for page in base / PAGE..(base + size) / PAGE {
+            if let Some(w) = self.pages.get_mut(page / 64) {
+                let bit = 1u64 << (page % 64);
+                if on {
+                    *w |= bit;
+                } else {
+                    *w &= !bit;
+                }
+            }
+        }
+    }
+
+    /// `size` bytes aligned to `align` from the bump chunk, if they fit.
+    #[inline]
+    fn bump(&mut self, size: usize, align: usize) -> Option<*mut u8> {
+        let start = self.cur.checked_add(align - 1)? & !(align - 1);
+        let next = start.checked_add(size)?;
+        if self.cur == 0 || next > self.end {
+            return None;
+        }
+        self.cur = next;
+        Some(start as *mut u8)
+    }
+
+    /// Resize the last bump block where it lies, when that is possible.
+    #[inline]
+    fn grow_in_place(&mut self, ptr: *mut u8, old: Layout, new: Layout) -> Option<*mut u8> {
+        let p = ptr as usize;
+        if class_of(old).is_some() && class_of(old) == class_of(new) {
+            return Some(ptr);
+        }
+        let next = p.checked_add(block_size(new))?;
+        if p >= self.base && p + block_size(old) == self.cur && next <= self.end {
+            self.cur = next;
+            return Some(ptr);
+        }
+        None
+    }
+
+    fn chunk_at(&self, base: *mut u8) -> Option<usize> {
+        self.chunks
+            .get(..self.count)?
+            .iter()
+            .position(|&(b, _, dedicated)| dedicated && b == base)
+    }
+}
+
+/// A batch projection's arena. While it is active every allocation comes from chunks of talc
+/// memory, bump-allocated, with freed small blocks reused per class; at its end all chunks go
+/// back to talc at once. A batch builds millions of small objects that all die together; the
+/// arena makes each allocation a few instructions and lets the batch forget its structures
+/// instead of walking them to free each block ([`BatchArena::dispose`]).
+///
+/// The rule that makes it sound: nothing allocated between [`BatchArena::start`] and
+/// [`BatchArena::stop`] may be used after the [`StoppedArena`] is dropped. The batch exports
+/// in `api.rs` allocate their result buffer before the start (a plain block stays plain when it
+/// grows), and turn error messages into JS errors only after the stop.
+pub(crate) struct BatchArena(());
+
+/// An arena that no longer allocates; dropping it gives its chunks back to talc.
+pub(crate) struct StoppedArena(());
+
+impl BatchArena {
+    /// Start the arena (None when one is already running).
+    pub(crate) fn start() -> Option<BatchArena> {
+        // SAFETY: single-threaded; no allocator call is running.
+        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+        if arena.state != ArenaState::Off {
+            return None;
+        }
+        arena.state = ArenaState::Active;
+        arena.complete = true;
+        Some(BatchArena(()))
+    }
+
+    /// Drop `value` cheaply: forgotten when all its memory is the arena's (given back at its
+    /// end), else dropped as usual.
+    pub(crate) fn dispose<T>(&self, value: T) {
+        // SAFETY: single-threaded; no allocator call is running.
+        let arena = unsafe { &*ALLOCATOR.arena.get() };
+        if arena.complete {
+            core::mem::forget(value);
+        } else {
+            drop(value);
+        }
+    }
+
+    /// Stop allocating from the arena. Its blocks stay readable until the result is dropped.
+    pub(crate) fn stop(self) -> StoppedArena {
+        drop(self);
+        StoppedArena(())
+    }
+}
+
+impl Drop for BatchArena {
+    fn drop(&mut self) {
+        // SAFETY: single-threaded; no allocator call is running.
+        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+        arena.state = ArenaState::Stopped;
+    }
+}
+
+impl Drop for StoppedArena {
+    fn drop(&mut self) {
+        // SAFETY: single-threaded; no allocator call is running; by the arena's rule no arena
+        // block is used any more.
+        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+        while arena.count > 0 {
+            // SAFETY: as above.
+            unsafe { ALLOCATOR.release_chunk(arena, arena.count - 1) };
+        }
+        arena.free = [core::ptr::null_mut(); CLASSES];
+        arena.base = 0;
+        arena.cur = 0;
+        arena.end = 0;
+        arena.state = ArenaState::Off;
+    }
+}
+
+/// Run `f` inside a batch arena (tests of the heap: `f` is a plain function, so it cannot
+/// leave arena blocks behind in captured state).
+#[doc(hidden)]
+pub fn in_batch_arena(f: fn()) -> bool {
+    match BatchArena::start() {
+        Some(a) => {
+            f();
+            drop(a.stop());
+            true
+        }
+        None => false,
+    }
+}
+
 #[global_allocator]
 static ALLOCATOR: Heap = Heap {
     large: TalcSyncCell::new_wasm(GeometricGrowth { end: None }),
     small: core::cell::UnsafeCell::new(Small {
         free: [core::ptr::null_mut(); CLASSES],
         count: [0; CLASSES],
+    }),
+    arena: core::cell::UnsafeCell::new(Arena {
+        state: ArenaState::Off,
+        complete: true,
+        chunks: [(core::ptr::null_mut(), 0, false); MAX_CHUNKS],
+        count: 0,
+        base: 0,
+        cur: 0,
+        end: 0,
+        free: [core::ptr::null_mut(); CLASSES],
+        pages: [0; PAGE_WORDS],
     }),
 };

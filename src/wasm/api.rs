@@ -7,6 +7,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use super::alloc::BatchArena;
 use super::input::with_input;
 use crate::contract::val::{write_json_str, Val};
 use crate::contract::{constants, normalize, sequence, terminal, validation};
@@ -24,21 +25,59 @@ pub(crate) fn parse(text: &str) -> Result<Value, JsError> {
         .map_err(|e| JsError::new(&format!("Invalid JSON input: {e}")))
 }
 
+/// [`parse`] with the error as text.
+fn parse_text(text: &str) -> Result<Value, String> {
+    crate::contract::json::parse_value(text).map_err(|e| format!("Invalid JSON input: {e}"))
+}
+
 fn parse_input(len: usize) -> Result<Value, JsError> {
     with_input(len, parse)
 }
 
 /// Parse an array of events (each one checked for projection).
 pub(crate) fn parse_events(v: Value) -> Result<Vec<Value>, JsError> {
+    event_list(v).map_err(|e| JsError::new(&e))
+}
+
+/// The events of an array, each one checked for projection (errors as text).
+fn event_list(v: Value) -> Result<Vec<Value>, String> {
     match v {
         Value::Array(items) => {
             for (i, e) in items.iter().enumerate() {
                 crate::contract::event::check_event(e)
-                    .map_err(|err| JsError::new(&format!("events[{i}]: {err}")))?;
+                    .map_err(|err| format!("events[{i}]: {err}"))?;
             }
             Ok(items)
         }
-        _ => Err(JsError::new("Runtime events must be an array.")),
+        _ => Err("Runtime events must be an array.".to_owned()),
+    }
+}
+
+/// Run a batch over the input text inside a [`BatchArena`]: `f` parses and projects, writes
+/// the result into `out` (allocated before the arena starts, so it outlives it) and hands what
+/// it built to the arena to dispose of. Errors become JS errors only after the arena stopped.
+fn batch(
+    len: usize,
+    out_capacity: usize,
+    f: impl FnOnce(&str, &mut String, Option<&BatchArena>) -> Result<(), String>,
+) -> Result<String, JsError> {
+    let mut out = String::with_capacity(out_capacity.max(64));
+    with_input(len, |text| {
+        let arena = BatchArena::start();
+        let result = f(text, &mut out, arena.as_ref());
+        let stopped = arena.map(BatchArena::stop);
+        let result = result.map_err(|e| JsError::new(&e));
+        drop(stopped);
+        result
+    })?;
+    Ok(out)
+}
+
+/// Drop `value` through the arena when there is one.
+fn dispose<T>(arena: Option<&BatchArena>, value: T) {
+    match arena {
+        Some(a) => a.dispose(value),
+        None => drop(value),
     }
 }
 
@@ -254,24 +293,29 @@ pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
 /// Batch projection of a JSON array of events; `Val::Event(i)` is the i-th array element.
 #[wasm_bindgen]
 pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
-    let events = parse_events(parse_input(len)?)?;
-    // Same result as `projection::project`, without cloning the events.
-    let mut projector = crate::projection::projector::Projector::new(source_count);
-    projector.hydrate(events, source_count);
     // The wire text is about 1.5x the input: reserve it once rather than doubling a large string.
-    let mut out = String::with_capacity(len.saturating_mul(2));
-    projector.write_wire(&projector.state(), &mut out);
-    Ok(out)
+    batch(len, len.saturating_mul(2), |text, out, arena| {
+        let events = event_list(parse_text(text)?)?;
+        // Same result as `projection::project`, without cloning the events.
+        let mut projector = crate::projection::projector::Projector::new(source_count);
+        projector.hydrate(events, source_count);
+        let state = projector.state();
+        projector.write_wire(&state, out);
+        dispose(arena, (projector, state));
+        Ok(())
+    })
 }
 
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})` over a JSON array of events.
 #[wasm_bindgen]
 pub fn project_read_model(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
-    let events = parse_events(parse_input(len)?)?;
-    Ok(wire(&crate::projection::project_agent_runtime_read_model(
-        &events,
-        source_count,
-    )))
+    batch(len, len, |text, out, arena| {
+        let events = event_list(parse_text(text)?)?;
+        let model = crate::projection::project_agent_runtime_read_model(&events, source_count);
+        model.write_json(out);
+        dispose(arena, (events, model));
+        Ok(())
+    })
 }
 
 /// `projectAgentUiStateFromSessionSnapshot(input)`; `Val::Event(i)` is the i-th event of the

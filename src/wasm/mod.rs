@@ -10,6 +10,8 @@
 //! functions read that buffer.
 
 mod alloc;
+#[doc(hidden)]
+pub use alloc::in_batch_arena;
 pub mod api;
 pub mod input;
 pub mod projector;

@@ -230,6 +230,56 @@ macro_rules! wasm_case_tests {
 /// The wasm heap (small-block classes in front of talc): blocks of every class and of talc,
 /// grown, shrunk and freed in an interleaved order, never overlap and keep their contents.
 pub fn heap_blocks_keep_contents() {
+    exercise_heap();
+}
+
+/// The same exercise inside a batch arena (bump chunks, per-class reuse, dedicated chunks for
+/// the large blocks), while blocks allocated before it stay intact; then projections, which run
+/// in arenas of their own, give identical results with plain blocks alive across them.
+pub fn batch_arena_keeps_blocks_apart() {
+    let pattern = |i: usize| (i.wrapping_mul(131) % 251) as u8;
+    let before: Vec<Vec<u8>> = (0..300).map(|i| vec![pattern(i); i * 5 + 1]).collect();
+    assert!(agent_runtime_projection::wasm::in_batch_arena(
+        exercise_heap
+    ));
+    assert!(agent_runtime_projection::wasm::in_batch_arena(|| {
+        // Large blocks: dedicated chunks, grown and freed.
+        let mut big: Vec<u8> = Vec::new();
+        for i in 0..3_000_000usize {
+            big.push(i as u8);
+        }
+        assert!(big.iter().enumerate().all(|(i, &b)| b == i as u8));
+        let copies: Vec<Vec<u8>> = (0..4).map(|_| big.clone()).collect();
+        drop(big);
+        assert!(copies
+            .iter()
+            .all(|c| c.len() == 3_000_000 && c[2_999_999] == 2_999_999u32 as u8));
+    }));
+    let text = api::generate_events(3000, 11, "{}").expect("generate");
+    let first = api::project(load(&text), None).expect("project");
+    let mut plain: Vec<String> = Vec::new();
+    for round in 0..3 {
+        plain.push(format!("kept across batch {round}").repeat(round + 1));
+        assert_eq!(api::project(load(&text), None).expect("project"), first);
+        assert!(
+            api::project(load("[{\"id\":7}]"), None).is_err(),
+            "error inside an arena"
+        );
+        let model = api::project_read_model(load(&text), None).expect("read model");
+        assert!(model.starts_with('{'));
+    }
+    for (round, s) in plain.iter().enumerate() {
+        assert_eq!(*s, format!("kept across batch {round}").repeat(round + 1));
+    }
+    for (i, v) in before.iter().enumerate() {
+        assert!(
+            v.len() == i * 5 + 1 && v.iter().all(|&b| b == pattern(i)),
+            "block {i}"
+        );
+    }
+}
+
+fn exercise_heap() {
     #[repr(align(16))]
     struct Wide([u8; 48]);
     let pattern = |i: usize, j: usize| (i.wrapping_mul(31) ^ j.wrapping_mul(7)) as u8;

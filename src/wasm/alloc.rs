@@ -594,10 +594,15 @@ impl Drop for StoppedArena {
     }
 }
 
-/// Run `f` inside a batch arena (tests of the heap: `f` is a plain function, so it cannot
-/// leave arena blocks behind in captured state).
+/// Run `f` inside a batch arena (tests of the heap).
+///
+/// # Safety
+///
+/// Nothing `f` allocates may stay reachable after it returns: not through statics or
+/// thread-locals (e.g. the input buffer), since the arena's memory goes back to talc then. (`f`
+/// is a plain function, so it captures nothing.)
 #[doc(hidden)]
-pub fn in_batch_arena(f: fn()) -> bool {
+pub unsafe fn in_batch_arena(f: fn()) -> bool {
     match BatchArena::start() {
         Some(a) => {
             f();

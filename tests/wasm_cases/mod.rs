@@ -237,24 +237,13 @@ pub fn heap_blocks_keep_contents() {
 /// the large blocks), while blocks allocated before it stay intact; then projections, which run
 /// in arenas of their own, give identical results with plain blocks alive across them.
 pub fn batch_arena_keeps_blocks_apart() {
+    use agent_runtime_projection::wasm::in_batch_arena;
     let pattern = |i: usize| (i.wrapping_mul(131) % 251) as u8;
     let before: Vec<Vec<u8>> = (0..300).map(|i| vec![pattern(i); i * 5 + 1]).collect();
-    assert!(agent_runtime_projection::wasm::in_batch_arena(
-        exercise_heap
-    ));
-    assert!(agent_runtime_projection::wasm::in_batch_arena(|| {
-        // Large blocks: dedicated chunks, grown and freed.
-        let mut big: Vec<u8> = Vec::new();
-        for i in 0..3_000_000usize {
-            big.push(i as u8);
-        }
-        assert!(big.iter().enumerate().all(|(i, &b)| b == i as u8));
-        let copies: Vec<Vec<u8>> = (0..4).map(|_| big.clone()).collect();
-        drop(big);
-        assert!(copies
-            .iter()
-            .all(|c| c.len() == 3_000_000 && c[2_999_999] == 2_999_999u32 as u8));
-    }));
+    // SAFETY: the exercises keep nothing they allocate.
+    assert!(unsafe { in_batch_arena(exercise_heap) });
+    // SAFETY: as above.
+    assert!(unsafe { in_batch_arena(large_blocks) });
     let text = api::generate_events(3000, 11, "{}").expect("generate");
     let first = api::project(load(&text), None).expect("project");
     let mut plain: Vec<String> = Vec::new();
@@ -277,6 +266,20 @@ pub fn batch_arena_keeps_blocks_apart() {
             "block {i}"
         );
     }
+}
+
+/// Large blocks: dedicated chunks, grown byte by byte, copied and freed.
+fn large_blocks() {
+    let mut big: Vec<u8> = Vec::new();
+    for i in 0..3_000_000usize {
+        big.push(i as u8);
+    }
+    assert!(big.iter().enumerate().all(|(i, &b)| b == i as u8));
+    let copies: Vec<Vec<u8>> = (0..4).map(|_| big.clone()).collect();
+    drop(big);
+    assert!(copies
+        .iter()
+        .all(|c| c.len() == 3_000_000 && c[2_999_999] == 2_999_999u32 as u8));
 }
 
 fn exercise_heap() {

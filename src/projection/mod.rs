@@ -3,6 +3,7 @@
 pub mod coding;
 pub mod collaboration;
 pub mod diagnostics;
+pub mod events;
 pub mod fxhash;
 pub mod graph;
 pub mod mcp_patch;

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::diagnostics::diagnostic;
+use super::events::Stored;
 use super::graph::GraphAcc;
 use super::messages::MessagesAcc;
 use super::patch::{list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
@@ -34,7 +35,7 @@ pub type Projector = ProjectorCore<'static>;
 /// The projector over events it owns (`Projector`) or borrows from the caller (batch
 /// `project`, which so never copies an event).
 pub struct ProjectorCore<'a> {
-    events: Vec<Cow<'a, Value>>,
+    events: Vec<Stored<'a>>,
     pos_of_ext: HashMap<u32, usize>,
     seen: HashSet<String>,
     rm: ReadModelAcc,
@@ -142,6 +143,23 @@ impl<'a> ProjectorCore<'a> {
         self.apply_cow(Cow::Owned(event), ext)
     }
 
+    /// `apply` of an event parsed from `text`, keeping the text instead of the parsed tree once
+    /// the event is applied (live projectors: see [`super::events`]).
+    pub fn apply_keeping_text(
+        &mut self,
+        event: Value,
+        text: &str,
+        ext: u32,
+    ) -> Result<bool, EventError> {
+        let accepted = self.apply_cow(Cow::Owned(event), ext)?;
+        if accepted {
+            if let Some(last) = self.events.last_mut() {
+                *last = Stored::Text(text.into());
+            }
+        }
+        Ok(accepted)
+    }
+
     /// `apply` for an owned or a borrowed event.
     pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
         check_event(&event)?;
@@ -150,10 +168,10 @@ impl<'a> ProjectorCore<'a> {
             return Ok(false);
         }
         let pos = self.events.len();
-        self.events.push(event);
+        self.events.push(Stored::Value(event));
         self.pos_of_ext.insert(ext, pos);
         let events = &self.events;
-        let Some(raw) = events.get(pos) else {
+        let Some(Stored::Value(raw)) = events.get(pos) else {
             return Ok(false);
         };
         let Some(map) = raw.as_object() else {
@@ -170,7 +188,7 @@ impl<'a> ProjectorCore<'a> {
             self.diags.push(d);
         }
         self.runtime.apply(ev);
-        self.rm.apply(ev, ext, events);
+        self.rm.apply(ev, ext, events.as_slice());
         self.tools.apply(ev, pos);
         self.subagents.apply(ev);
         match state_delta::prepare(ev) {
@@ -259,11 +277,11 @@ impl<'a> ProjectorCore<'a> {
     }
 
     /// Event JSON by external index.
-    pub fn event_by_ext(&self, ext: u32) -> Option<&Value> {
+    pub fn event_by_ext(&self, ext: u32) -> Option<Cow<'_, Value>> {
         self.pos_of_ext
             .get(&ext)
             .and_then(|&p| self.events.get(p))
-            .map(|e| &**e)
+            .and_then(Stored::value)
     }
 
     fn lookup(&self) -> EventLookup<'_> {

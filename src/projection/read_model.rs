@@ -6,6 +6,7 @@ use super::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::events::EventsByPos;
 use super::normalization::{ev_val, record};
 use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use crate::contract::event::Ev;
@@ -375,7 +376,7 @@ impl ReadModelAcc {
     }
 
     /// Accumulator `apply(ev)` (§3.1.1). `events` gives access to earlier events by index.
-    pub fn apply<E: std::borrow::Borrow<Value>>(&mut self, ev: Ev<'_>, ext: u32, events: &[E]) {
+    pub fn apply<E: EventsByPos + ?Sized>(&mut self, ev: Ev<'_>, ext: u32, events: &E) {
         let cls = ev.cls();
         if is_action_terminal(cls) {
             let mut targets: Vec<usize> = Vec::new();
@@ -396,8 +397,10 @@ impl ReadModelAcc {
                 }
             }
             for j in targets {
-                let Some(old) = events.get(j) else { continue };
-                let oev = Ev::of(old.borrow());
+                let Some(old) = events.event_at(j) else {
+                    continue;
+                };
+                let oev = Ev::of(&old);
                 let resolved = self.is_resolved(oev);
                 let ext_j = self.ext.get(j).copied().unwrap_or(0);
                 let (p, open) = project_event(oev, ext_j, resolved);

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use super::events::Stored;
 use super::read_model::is_action_terminal;
 use crate::contract::event::{Ev, MAX_EVENT_DEPTH};
 use crate::contract::js::{is_array_index_key, js_number_to_string};
@@ -340,22 +341,22 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
 
 /// Access to input events by external index, for `Val::Event` values inside the document.
 pub struct EventLookup<'a> {
-    pub events: &'a [std::borrow::Cow<'a, Value>],
+    pub events: &'a [Stored<'a>],
     pub pos_of_ext: &'a HashMap<u32, usize>,
 }
 
 impl EventLookup<'_> {
-    fn get(&self, ext: u32) -> Option<&Value> {
+    fn get(&self, ext: u32) -> Option<std::borrow::Cow<'_, Value>> {
         self.pos_of_ext
             .get(&ext)
             .and_then(|&p| self.events.get(p))
-            .map(|e| &**e)
+            .and_then(Stored::value)
     }
 
     fn materialize(&self, v: &mut Val) {
         if let Val::Event(i) = v {
             if let Some(e) = self.get(*i) {
-                *v = Val::from_json(e);
+                *v = Val::from_json(&e);
             }
         }
     }
@@ -363,7 +364,7 @@ impl EventLookup<'_> {
     fn stringify(&self, v: &Val) -> Option<String> {
         v.js_stringify(&mut |i, out| match self.get(i) {
             Some(e) => {
-                if let Some(s) = Val::from_json(e).js_stringify(&mut |_, _| false) {
+                if let Some(s) = Val::from_json(&e).js_stringify(&mut |_, _| false) {
                     out.push_str(&s);
                 }
                 true

@@ -27,10 +27,12 @@ impl WasmProjector {
     /// Apply one event (JSON in the input buffer). `true`: accepted as event `ext`; `false`:
     /// its id was seen before. A malformed event throws and changes nothing.
     pub fn apply(&mut self, len: usize, ext: u32) -> Result<bool, JsError> {
-        let event = with_input(len, parse)?;
-        self.inner
-            .apply(event, ext)
-            .map_err(|e| JsError::new(&e.message))
+        with_input(len, |text| {
+            let event = parse(text)?;
+            self.inner
+                .apply_keeping_text(event, text, ext)
+                .map_err(|e| JsError::new(&e.message))
+        })
     }
 
     /// Apply a JSON array of events in order; accepted events get `ext_start`, `ext_start + 1`, ...

@@ -1,0 +1,49 @@
+//! The accepted events a projector keeps, and access to them by position.
+//!
+//! After its `apply`, an event is read again only in rare cases: a read-model entry projected
+//! again when a later event resolves it, and `state.delta` operations that copy an event held in
+//! the state. A live projector therefore keeps each event as its JSON text, a sixth of the size
+//! of the parsed tree (an `IndexMap` and a `String` per member), and parses it again when one of
+//! those cases comes. Batch projections keep the parsed events they were given.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+/// An accepted event as a projector keeps it.
+#[derive(Debug, Clone)]
+pub enum Stored<'a> {
+    /// The parsed event, owned or borrowed from the caller.
+    Value(Cow<'a, Value>),
+    /// The event's JSON text (what it was parsed from).
+    Text(Box<str>),
+}
+
+impl Stored<'_> {
+    /// The event as a value (parsed again from its text; None only if that text no longer
+    /// parses, which cannot happen for text that was accepted).
+    pub fn value(&self) -> Option<Cow<'_, Value>> {
+        match self {
+            Stored::Value(v) => Some(Cow::Borrowed(&**v)),
+            Stored::Text(t) => crate::contract::json::parse_value(t).ok().map(Cow::Owned),
+        }
+    }
+}
+
+/// Earlier events by position.
+pub trait EventsByPos {
+    /// The event at position `pos`, if there is one.
+    fn event_at(&self, pos: usize) -> Option<Cow<'_, Value>>;
+}
+
+impl EventsByPos for [Value] {
+    fn event_at(&self, pos: usize) -> Option<Cow<'_, Value>> {
+        self.get(pos).map(Cow::Borrowed)
+    }
+}
+
+impl EventsByPos for [Stored<'_>] {
+    fn event_at(&self, pos: usize) -> Option<Cow<'_, Value>> {
+        self.get(pos).and_then(Stored::value)
+    }
+}

@@ -6,9 +6,11 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-/// Capacity above which the buffer is released after the call that read it, so one large input
-/// does not pin its size in the allocator for the life of the module (wasm memory itself never
-/// shrinks, but the allocator can reuse the space).
+/// Capacity above which the buffer is released by the next call that needs no more than this,
+/// so one large input does not pin its size in the allocator for the life of the module (wasm
+/// memory itself never shrinks, but the allocator can reuse the space). Calls with large inputs
+/// in a row (a stream validated or projected again and again) reuse the buffer as it is: no
+/// new allocation, no zero-fill of tens of megabytes, no fresh pages to fault in.
 const KEEP_CAPACITY: usize = 1 << 20;
 
 thread_local! {
@@ -21,35 +23,36 @@ thread_local! {
 pub fn input_buffer(cap: usize) -> usize {
     INPUT.with(|b| {
         let mut b = b.borrow_mut();
-        if b.len() < cap {
-            b.resize(cap, 0);
-        }
+        fit(&mut b, cap);
         b.as_mut_ptr() as usize
     })
 }
 
-/// Run `f` on the first `len` bytes of the input buffer, as UTF-8 text. Afterwards a buffer
-/// larger than 1 MiB is released (the next input allocates a fresh one).
+/// Make `b` at least `cap` bytes long; a buffer over [`KEEP_CAPACITY`] is released first when
+/// `cap` is small.
+fn fit(b: &mut Vec<u8>, cap: usize) {
+    if cap <= KEEP_CAPACITY && b.capacity() > KEEP_CAPACITY {
+        *b = Vec::new();
+    }
+    if b.len() < cap {
+        b.resize(cap, 0);
+    }
+}
+
+/// Run `f` on the first `len` bytes of the input buffer, as UTF-8 text.
 pub(crate) fn with_input<T>(
     len: usize,
     f: impl FnOnce(&str) -> Result<T, JsError>,
 ) -> Result<T, JsError> {
     INPUT.with(|cell| {
-        let result = {
-            let b = cell.borrow();
-            match b.get(..len) {
-                None => Err(JsError::new("Input length exceeds the input buffer.")),
-                Some(bytes) => match std::str::from_utf8(bytes) {
-                    Ok(text) => f(text),
-                    Err(_) => Err(JsError::new("Input is not valid UTF-8 text.")),
-                },
-            }
-        };
-        let mut b = cell.borrow_mut();
-        if b.capacity() > KEEP_CAPACITY {
-            *b = Vec::new();
+        let b = cell.borrow();
+        match b.get(..len) {
+            None => Err(JsError::new("Input length exceeds the input buffer.")),
+            Some(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => f(text),
+                Err(_) => Err(JsError::new("Input is not valid UTF-8 text.")),
+            },
         }
-        result
     })
 }
 
@@ -63,9 +66,7 @@ pub fn input_capacity() -> usize {
 pub(crate) fn fill_input(bytes: &[u8]) {
     INPUT.with(|b| {
         let mut b = b.borrow_mut();
-        if b.len() < bytes.len() {
-            b.resize(bytes.len(), 0);
-        }
+        fit(&mut b, bytes.len());
         if let Some(dst) = b.get_mut(..bytes.len()) {
             dst.copy_from_slice(bytes);
         }

@@ -1,6 +1,7 @@
 //! Property tests: random streams (seeded) with mutations; incremental == batch on every
 //! prefix, patches replay to the state, duplicates change nothing, nothing panics.
 
+use agent_runtime_projection::contract::json::array_element_texts;
 use agent_runtime_projection::contract::val::{deep_equal, Val};
 use agent_runtime_projection::projection::patch::Patch;
 use agent_runtime_projection::projection::{project, Projector};
@@ -250,17 +251,24 @@ fn incremental_equals_batch_on_random_streams() {
                 deep_equal(&replay, &st),
                 "seed {seed}: patch replay differs after event {i}"
             );
-            let batch = project(
-                &events[..=i],
-                if seed % 3 == 0 {
-                    Some(seed as f64)
-                } else {
-                    None
-                },
-            );
+            let source_count = if seed % 3 == 0 {
+                Some(seed as f64)
+            } else {
+                None
+            };
+            let batch = project(&events[..=i], source_count);
             assert!(
                 deep_equal(&st, &batch),
                 "seed {seed}: incremental != batch after event {i}"
+            );
+            // `hydrate` as a live projector does it: each event kept as its slice of the text.
+            let text = serde_json::to_string(&events[..=i]).expect("JSON");
+            let texts = array_element_texts(&text).expect("array");
+            let mut hydrated = Projector::new(None);
+            hydrated.hydrate_keeping_texts(events[..=i].to_vec(), &texts, source_count);
+            assert!(
+                deep_equal(&hydrated.state(), &batch),
+                "seed {seed}: hydrate keeping texts != batch after event {i}"
             );
             if accepted {
                 // Re-applying a seen id changes nothing.

@@ -4,7 +4,8 @@
 //! again when a later event resolves it, and `state.delta` operations that copy an event held in
 //! the state. A live projector therefore keeps each event as its JSON text, a sixth of the size
 //! of the parsed tree (an `IndexMap` and a `String` per member), and parses it again when one of
-//! those cases comes. Batch projections keep the parsed events they were given.
+//! those cases comes (`hydrate` and `applyMany` keep each event's slice of the array text).
+//! Batch projections keep the parsed events they were given.
 
 use std::borrow::Cow;
 

@@ -266,6 +266,24 @@ impl<'a> ProjectorCore<'a> {
         self.full_pending = true;
     }
 
+    /// [`Self::hydrate`], keeping event `i` as `texts[i]`, its JSON text (see
+    /// [`super::events`]); events without a text are kept parsed.
+    pub fn hydrate_keeping_texts(
+        &mut self,
+        events: Vec<Value>,
+        texts: &[&str],
+        source_count: Option<f64>,
+    ) {
+        *self = Self::new(source_count);
+        for (i, e) in events.into_iter().enumerate() {
+            let _ = match texts.get(i) {
+                Some(text) => self.apply_keeping_text(e, text, i as u32),
+                None => self.apply(e, i as u32),
+            };
+        }
+        self.full_pending = true;
+    }
+
     /// Back to the empty state (sourceCount 0).
     pub fn reset(&mut self) {
         *self = Self::new(None);

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::api::{parse, parse_events};
 use super::input::with_input;
+use crate::contract::json::array_element_texts;
 use crate::projection::patch::PATCH_TEXT_CAPACITY;
 use crate::projection::projector::Projector;
 
@@ -39,28 +40,38 @@ impl WasmProjector {
     /// Returns one byte per input event (1 accepted, 0 duplicate). Every event is checked before
     /// any is applied: a malformed one throws and changes nothing.
     pub fn apply_many(&mut self, len: usize, ext_start: u32) -> Result<Vec<u8>, JsError> {
-        let events = with_input(len, parse).and_then(parse_events)?;
-        let mut flags = Vec::with_capacity(events.len());
-        let mut ext = ext_start;
-        for (i, event) in events.into_iter().enumerate() {
-            let accepted = self
-                .inner
-                .apply(event, ext)
-                .map_err(|e| JsError::new(&format!("events[{i}]: {}", e.message)))?;
-            if accepted {
-                ext = ext.saturating_add(1);
+        with_input(len, |text| {
+            let events = parse_events(parse(text)?)?;
+            // Each accepted event is kept as its text (see `projection::events`).
+            let texts = array_element_texts(text).unwrap_or_default();
+            let mut flags = Vec::with_capacity(events.len());
+            let mut ext = ext_start;
+            for (i, event) in events.into_iter().enumerate() {
+                let applied = match texts.get(i) {
+                    Some(t) => self.inner.apply_keeping_text(event, t, ext),
+                    None => self.inner.apply(event, ext),
+                };
+                let accepted =
+                    applied.map_err(|e| JsError::new(&format!("events[{i}]: {}", e.message)))?;
+                if accepted {
+                    ext = ext.saturating_add(1);
+                }
+                flags.push(u8::from(accepted));
             }
-            flags.push(u8::from(accepted));
-        }
-        Ok(flags)
+            Ok(flags)
+        })
     }
 
     /// Replace everything with these events (a JSON array, already free of duplicate ids, so
     /// event `i` is array element `i`). A malformed event throws and changes nothing.
     pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<(), JsError> {
-        let events = with_input(len, parse).and_then(parse_events)?;
-        self.inner.hydrate(events, source_count);
-        Ok(())
+        with_input(len, |text| {
+            let events = parse_events(parse(text)?)?;
+            let texts = array_element_texts(text).unwrap_or_default();
+            self.inner
+                .hydrate_keeping_texts(events, &texts, source_count);
+            Ok(())
+        })
     }
 
     /// Back to the empty state (the constructor's sourceCount is dropped, as in the reference).

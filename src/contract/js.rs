@@ -69,6 +69,18 @@ pub fn norm_lower(s: Option<&str>) -> String {
     js_lower(js_trim(s.unwrap_or("")))
 }
 
+/// `norm_lower(s) == target` for a target in ASCII lower case, without allocating when the
+/// trimmed `s` is ASCII (the common case); other text takes the full JS lower-casing (where a
+/// non-ASCII character may lower-case to an ASCII one, as the Kelvin sign does to `k`).
+pub fn norm_lower_is(s: Option<&str>, target: &str) -> bool {
+    let t = js_trim(s.unwrap_or(""));
+    if t.is_ascii() {
+        t.eq_ignore_ascii_case(target)
+    } else {
+        js_lower(t) == target
+    }
+}
+
 /// Canonical array index key, as JS orders own keys: "0", "1", ... up to 2^32 - 2.
 pub fn is_array_index_key(k: &str) -> Option<u32> {
     if k.is_empty() || k.len() > 10 {
@@ -418,6 +430,37 @@ pub fn js_value_to_string(v: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn norm_lower_is_agrees_with_norm_lower() {
+        let inputs = [
+            None,
+            Some(""),
+            Some("canceled"),
+            Some(" Canceled\n"),
+            Some("CANCELED"),
+            Some("\u{a0}turn.Completed\u{feff}"),
+            Some("turn.completed "),
+            Some("t\u{130}rn.completed"),
+            Some("\u{212a}"),
+            Some("fa\u{130}led"),
+            Some("failed!"),
+            Some("completedx"),
+        ];
+        for s in inputs {
+            for target in ["canceled", "turn.completed", "failed", "k", ""] {
+                assert_eq!(
+                    norm_lower_is(s, target),
+                    norm_lower(s) == target,
+                    "{s:?} vs {target}"
+                );
+            }
+        }
+        assert!(
+            norm_lower_is(Some("\u{212a}"), "k"),
+            "the Kelvin sign lower-cases to k"
+        );
+    }
 
     #[test]
     fn number_formatting_matches_ecmascript() {

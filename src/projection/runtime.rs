@@ -12,7 +12,7 @@ use super::fxhash::HashMap;
 use super::normalization::ev_val;
 use super::read_model::is_action_terminal;
 use crate::contract::event::Ev;
-use crate::contract::js::norm_lower;
+use crate::contract::js::norm_lower_is;
 use crate::contract::val::{Obj, Val};
 
 struct Candidate {
@@ -42,21 +42,21 @@ pub struct RuntimeAcc {
 }
 
 fn is_canceled(ev: Ev<'_>) -> bool {
-    norm_lower(ev.status()) == "canceled" || norm_lower(Some(ev.cls())) == "turn.canceled"
+    norm_lower_is(ev.status(), "canceled") || norm_lower_is(Some(ev.cls()), "turn.canceled")
 }
 
 fn is_failed(ev: Ev<'_>) -> bool {
     let cls = ev.cls();
-    norm_lower(ev.status()) == "failed"
-        || norm_lower(Some(cls)) == "turn.failed"
+    norm_lower_is(ev.status(), "failed")
+        || norm_lower_is(Some(cls), "turn.failed")
         || cls.ends_with(".failed")
         || cls == "runtime.error"
 }
 
 fn is_completed(ev: Ev<'_>) -> bool {
     let cls = ev.cls();
-    norm_lower(ev.status()) == "completed"
-        || norm_lower(Some(cls)) == "turn.completed"
+    norm_lower_is(ev.status(), "completed")
+        || norm_lower_is(Some(cls), "turn.completed")
         || cls.ends_with(".completed")
         || cls.ends_with(".resolved")
         || cls.ends_with(".result")

@@ -39,7 +39,7 @@ fn main() {
         assert!(ok);
         let t = Instant::now();
         let mut p = Projector::new(None);
-        p.hydrate(events, None);
+        p.hydrate_checked(events, &[], None);
         let hydrate = ms(t);
         let t = Instant::now();
         let st = p.state();

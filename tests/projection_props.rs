@@ -265,7 +265,7 @@ fn incremental_equals_batch_on_random_streams() {
             let text = serde_json::to_string(&events[..=i]).expect("JSON");
             let texts = array_element_texts(&text).expect("array");
             let mut hydrated = Projector::new(None);
-            hydrated.hydrate_keeping_texts(events[..=i].to_vec(), &texts, source_count);
+            hydrated.hydrate_checked(events[..=i].to_vec(), &texts, source_count);
             assert!(
                 deep_equal(&hydrated.state(), &batch),
                 "seed {seed}: hydrate keeping texts != batch after event {i}"

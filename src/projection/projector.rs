@@ -163,19 +163,24 @@ impl<'a> ProjectorCore<'a> {
     /// `apply` for an owned or a borrowed event.
     pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
         check_event(&event)?;
+        Ok(self.apply_checked(event, ext))
+    }
+
+    /// `apply` of an event that passed `check_event`: true when accepted.
+    fn apply_checked(&mut self, event: Cow<'a, Value>, ext: u32) -> bool {
         let id = Ev::of(&event).id().unwrap_or("").to_string();
         if !self.seen.insert(id) {
-            return Ok(false);
+            return false;
         }
         let pos = self.events.len();
         self.events.push(Stored::Value(event));
         self.pos_of_ext.insert(ext, pos);
         let events = &self.events;
         let Some(Stored::Value(raw)) = events.get(pos) else {
-            return Ok(false);
+            return false;
         };
         let Some(map) = raw.as_object() else {
-            return Ok(false);
+            return false;
         };
         let index = EvIndex::new(map);
         let ev = Ev::indexed(map, &index);
@@ -224,7 +229,7 @@ impl<'a> ProjectorCore<'a> {
             }
         }
         self.changed = true;
-        Ok(true)
+        true
     }
 
     /// Wire text of a value from this projector (`Val::write_json`), with the long strings that
@@ -266,9 +271,11 @@ impl<'a> ProjectorCore<'a> {
         self.full_pending = true;
     }
 
-    /// [`Self::hydrate`], keeping event `i` as `texts[i]`, its JSON text (see
-    /// [`super::events`]); events without a text are kept parsed.
-    pub fn hydrate_keeping_texts(
+    /// [`Self::hydrate`] for events that all passed `check_event` (the wasm exports check a
+    /// whole list before applying any of it, so they are not checked twice), keeping event `i`
+    /// as `texts[i]`, its JSON text (see [`super::events`]); events without a text are kept
+    /// parsed.
+    pub fn hydrate_checked(
         &mut self,
         events: Vec<Value>,
         texts: &[&str],
@@ -276,10 +283,12 @@ impl<'a> ProjectorCore<'a> {
     ) {
         *self = Self::new(source_count);
         for (i, e) in events.into_iter().enumerate() {
-            let _ = match texts.get(i) {
-                Some(text) => self.apply_keeping_text(e, text, i as u32),
-                None => self.apply(e, i as u32),
-            };
+            debug_assert!(check_event(&e).is_ok());
+            if self.apply_checked(Cow::Owned(e), i as u32) {
+                if let (Some(text), Some(last)) = (texts.get(i), self.events.last_mut()) {
+                    *last = Stored::Text((*text).into());
+                }
+            }
         }
         self.full_pending = true;
     }

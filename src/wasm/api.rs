@@ -298,7 +298,7 @@ pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError>
         let events = event_list(parse_text(text)?)?;
         // Same result as `projection::project`, without cloning the events.
         let mut projector = crate::projection::projector::Projector::new(source_count);
-        projector.hydrate(events, source_count);
+        projector.hydrate_checked(events, &[], source_count);
         let state = projector.state();
         projector.write_wire(&state, out);
         dispose(arena, (projector, state));

@@ -68,8 +68,7 @@ impl WasmProjector {
         with_input(len, |text| {
             let events = parse_events(parse(text)?)?;
             let texts = array_element_texts(text).unwrap_or_default();
-            self.inner
-                .hydrate_keeping_texts(events, &texts, source_count);
+            self.inner.hydrate_checked(events, &texts, source_count);
             Ok(())
         })
     }

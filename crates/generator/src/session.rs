@@ -73,11 +73,13 @@ impl<'o> Session<'o> {
         format_iso(self.clock)
     }
 
-    /// The common envelope followed by `fields`; returns the new event's id.
+    /// Emit the next event of `scope`: the common envelope, then `kind`, `eventClass` and
+    /// `status` (`head`), then `fields`, in that order; returns the new event's id.
     fn emit(
         &mut self,
         sink: &mut dyn EventSink,
         scope: &Scope,
+        head: [&str; 3],
         fields: Vec<(&str, Value)>,
     ) -> Result<String, Full> {
         self.sequence += 1;
@@ -91,6 +93,9 @@ impl<'o> Session<'o> {
         event.insert("runId".into(), s(&scope.run_id));
         event.insert("taskId".into(), s(&scope.task_id));
         event.insert("sequence".into(), Value::from(self.sequence));
+        for (key, value) in ["kind", "eventClass", "status"].into_iter().zip(head) {
+            event.insert(key.into(), s(value));
+        }
         for (key, value) in fields {
             event.insert(key.to_string(), value);
         }
@@ -116,10 +121,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             &scope,
+            ["state", "turn.started", "running"],
             vec![
-                ("kind", s("state")),
-                ("eventClass", s("turn.started")),
-                ("status", s("running")),
                 ("phase", s("preparing")),
                 ("title", s("Turn started")),
                 ("createdAt", Value::String(at)),
@@ -140,10 +143,8 @@ impl<'o> Session<'o> {
             self.emit(
                 sink,
                 &scope,
+                ["state", "turn.failed", "failed"],
                 vec![
-                    ("kind", s("state")),
-                    ("eventClass", s("turn.failed")),
-                    ("status", s("failed")),
                     ("phase", s("failed")),
                     ("title", s("Turn failed")),
                     ("createdAt", s(&end_at)),
@@ -155,10 +156,8 @@ impl<'o> Session<'o> {
             self.emit(
                 sink,
                 &scope,
+                ["state", "turn.completed", "completed"],
                 vec![
-                    ("kind", s("state")),
-                    ("eventClass", s("turn.completed")),
-                    ("status", s("completed")),
                     ("phase", s("completed")),
                     ("title", s("Turn completed")),
                     ("createdAt", s(&end_at)),
@@ -184,10 +183,8 @@ impl<'o> Session<'o> {
             self.emit(
                 sink,
                 scope,
+                ["note", "reasoning.delta", "running"],
                 vec![
-                    ("kind", s("note")),
-                    ("eventClass", s("reasoning.delta")),
-                    ("status", s("running")),
                     ("phase", s("streaming")),
                     ("title", s("Thinking")),
                     ("detail", s(part)),
@@ -203,10 +200,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["note", "reasoning.completed", "completed"],
             vec![
-                ("kind", s("note")),
-                ("eventClass", s("reasoning.completed")),
-                ("status", s("completed")),
                 ("phase", s("streaming")),
                 ("title", s("Thinking")),
                 ("detail", s(&text)),
@@ -244,10 +239,8 @@ impl<'o> Session<'o> {
                 let required_id = self.emit(
                     sink,
                     scope,
+                    ["action", "action.required", "blocked"],
                     vec![
-                        ("kind", s("action")),
-                        ("eventClass", s("action.required")),
-                        ("status", s("blocked")),
                         ("phase", s("action_required")),
                         ("actionId", s(&action_id)),
                         ("title", Value::String(format!("Approve {name}"))),
@@ -265,10 +258,8 @@ impl<'o> Session<'o> {
                 self.emit(
                     sink,
                     scope,
+                    ["action", "action.resolved", "completed"],
                     vec![
-                        ("kind", s("action")),
-                        ("eventClass", s("action.resolved")),
-                        ("status", s("completed")),
                         ("actionId", Value::String(action_id)),
                         ("title", s("Approval resolved")),
                         ("createdAt", Value::String(at)),
@@ -283,10 +274,8 @@ impl<'o> Session<'o> {
             self.emit(
                 sink,
                 scope,
+                ["tool", "tool.started", "running"],
                 vec![
-                    ("kind", s("tool")),
-                    ("eventClass", s("tool.started")),
-                    ("status", s("running")),
                     ("phase", s("tool_running")),
                     ("toolCallId", s(&tool_call_id)),
                     ("title", Value::String(format!("Run {name}"))),
@@ -301,10 +290,8 @@ impl<'o> Session<'o> {
                 self.emit(
                     sink,
                     scope,
+                    ["tool", "tool.progress", "running"],
                     vec![
-                        ("kind", s("tool")),
-                        ("eventClass", s("tool.progress")),
-                        ("status", s("running")),
                         ("phase", s("tool_running")),
                         ("toolCallId", s(&tool_call_id)),
                         ("title", Value::String(format!("{name} in progress"))),
@@ -326,10 +313,8 @@ impl<'o> Session<'o> {
                 self.emit(
                     sink,
                     scope,
+                    ["tool", "tool.failed", "failed"],
                     vec![
-                        ("kind", s("tool")),
-                        ("eventClass", s("tool.failed")),
-                        ("status", s("failed")),
                         ("phase", s("failed")),
                         ("toolCallId", s(&tool_call_id)),
                         ("title", Value::String(format!("{name} failed"))),
@@ -353,10 +338,8 @@ impl<'o> Session<'o> {
                 let result_id = self.emit(
                     sink,
                     scope,
+                    ["tool", "tool.result", "completed"],
                     vec![
-                        ("kind", s("tool")),
-                        ("eventClass", s("tool.result")),
-                        ("status", s("completed")),
                         ("phase", s("completed")),
                         ("toolCallId", s(&tool_call_id)),
                         ("title", Value::String(format!("{name} completed"))),
@@ -399,10 +382,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["draft", "artifact.changed", "completed"],
             vec![
-                ("kind", s("draft")),
-                ("eventClass", s("artifact.changed")),
-                ("status", s("completed")),
                 ("owner", s("artifact")),
                 ("artifactId", s(&artifact_id)),
                 ("artifactRefs", json!([artifact_id])),
@@ -435,10 +416,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["evidence", "evidence.changed", "completed"],
             vec![
-                ("kind", s("evidence")),
-                ("eventClass", s("evidence.changed")),
-                ("status", s("completed")),
                 ("owner", s("evidence")),
                 ("evidenceId", s(&evidence_id)),
                 ("evidenceRefs", json!([evidence_id])),
@@ -465,10 +444,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["handoff", "task.created", "running"],
             vec![
-                ("kind", s("handoff")),
-                ("eventClass", s("task.created")),
-                ("status", s("running")),
                 ("title", Value::String(format!("Delegate to {role}"))),
                 ("createdAt", Value::String(at)),
             ],
@@ -479,10 +456,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["handoff", "subagent.started", "running"],
             vec![
-                ("kind", s("handoff")),
-                ("eventClass", s("subagent.started")),
-                ("status", s("running")),
                 ("subagentId", s(&subagent_id)),
                 ("title", Value::String(format!("{role} subagent started"))),
                 ("createdAt", Value::String(at)),
@@ -499,10 +474,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["handoff", "channel.message", "running"],
             vec![
-                ("kind", s("handoff")),
-                ("eventClass", s("channel.message")),
-                ("status", s("running")),
                 ("subagentId", s(&subagent_id)),
                 ("channelId", Value::String(channel_id)),
                 ("title", Value::String(format!("{role} update posted"))),
@@ -523,10 +496,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["tool", "tool.started", "running"],
             vec![
-                ("kind", s("tool")),
-                ("eventClass", s("tool.started")),
-                ("status", s("running")),
                 ("phase", s("tool_running")),
                 ("subagentId", s(&subagent_id)),
                 ("toolCallId", s(&tool_call_id)),
@@ -542,10 +513,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["tool", "tool.result", "completed"],
             vec![
-                ("kind", s("tool")),
-                ("eventClass", s("tool.result")),
-                ("status", s("completed")),
                 ("phase", s("completed")),
                 ("subagentId", s(&subagent_id)),
                 ("toolCallId", Value::String(tool_call_id)),
@@ -564,10 +533,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["handoff", "handoff.requested", "blocked"],
             vec![
-                ("kind", s("handoff")),
-                ("eventClass", s("handoff.requested")),
-                ("status", s("blocked")),
                 ("subagentId", s(&subagent_id)),
                 ("handoffId", Value::String(handoff_id)),
                 ("title", s("Handoff requested")),
@@ -585,10 +552,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["evidence", "review.verdict", "completed"],
             vec![
-                ("kind", s("evidence")),
-                ("eventClass", s("review.verdict")),
-                ("status", s("completed")),
                 ("subagentId", s(&subagent_id)),
                 ("reviewId", Value::String(review_id)),
                 ("evidenceId", s(&evidence_id)),
@@ -604,10 +569,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["handoff", "subagent.completed", "completed"],
             vec![
-                ("kind", s("handoff")),
-                ("eventClass", s("subagent.completed")),
-                ("status", s("completed")),
                 ("subagentId", s(&subagent_id)),
                 ("title", Value::String(format!("{role} subagent completed"))),
                 ("createdAt", s(&done_at)),
@@ -618,10 +581,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["handoff", "task.completed", "completed"],
             vec![
-                ("kind", s("handoff")),
-                ("eventClass", s("task.completed")),
-                ("status", s("completed")),
                 ("subagentId", s(&subagent_id)),
                 ("title", s("Delegated task completed")),
                 ("createdAt", s(&done_at)),
@@ -635,10 +596,8 @@ impl<'o> Session<'o> {
             self.emit(
                 sink,
                 scope,
+                ["state", "state.delta", "completed"],
                 vec![
-                    ("kind", s("state")),
-                    ("eventClass", s("state.delta")),
-                    ("status", s("completed")),
                     ("title", s("Subagent projection reconciled")),
                     ("createdAt", Value::String(at)),
                     (
@@ -670,10 +629,8 @@ impl<'o> Session<'o> {
             self.emit(
                 sink,
                 scope,
+                ["model", "model.delta", "running"],
                 vec![
-                    ("kind", s("model")),
-                    ("eventClass", s("model.delta")),
-                    ("status", s("running")),
                     ("phase", s("streaming")),
                     ("title", s("Assistant text")),
                     ("model", s(&model)),
@@ -686,10 +643,8 @@ impl<'o> Session<'o> {
         self.emit(
             sink,
             scope,
+            ["model", "model.completed", "completed"],
             vec![
-                ("kind", s("model")),
-                ("eventClass", s("model.completed")),
-                ("status", s("completed")),
                 ("phase", s("completed")),
                 ("title", s("Assistant final text")),
                 ("model", Value::String(model)),

@@ -64,12 +64,7 @@ pub fn js_lower(s: &str) -> String {
     }
 }
 
-/// `(x ?? "").trim().toLowerCase()`.
-pub fn norm_lower(s: Option<&str>) -> String {
-    js_lower(js_trim(s.unwrap_or("")))
-}
-
-/// `norm_lower(s) == target` for a target in ASCII lower case, without allocating when the
+/// `(s ?? "").trim().toLowerCase() === target` for a target in ASCII lower case, without allocating when the
 /// trimmed `s` is ASCII (the common case); other text takes the full JS lower-casing (where a
 /// non-ASCII character may lower-case to an ASCII one, as the Kelvin sign does to `k`).
 pub fn norm_lower_is(s: Option<&str>, target: &str) -> bool {
@@ -432,7 +427,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn norm_lower_is_agrees_with_norm_lower() {
+    fn norm_lower_is_agrees_with_trim_and_lower_case() {
         let inputs = [
             None,
             Some(""),
@@ -451,7 +446,7 @@ mod tests {
             for target in ["canceled", "turn.completed", "failed", "k", ""] {
                 assert_eq!(
                     norm_lower_is(s, target),
-                    norm_lower(s) == target,
+                    js_lower(js_trim(s.unwrap_or(""))) == target,
                     "{s:?} vs {target}"
                 );
             }

@@ -151,13 +151,19 @@ impl<'a> ProjectorCore<'a> {
         text: &str,
         ext: u32,
     ) -> Result<bool, EventError> {
-        let accepted = self.apply_cow(Cow::Owned(event), ext)?;
-        if accepted {
-            if let Some(last) = self.events.last_mut() {
-                *last = Stored::Text(text.into());
-            }
+        check_event(&event)?;
+        Ok(self.apply_checked_keeping(event, Some(text), ext))
+    }
+
+    /// `apply` of an event that passed `check_event` (callers that check a whole list before
+    /// applying any of it), kept as `text` when there is one: true when accepted.
+    pub fn apply_checked_keeping(&mut self, event: Value, text: Option<&str>, ext: u32) -> bool {
+        debug_assert!(check_event(&event).is_ok());
+        let accepted = self.apply_checked(Cow::Owned(event), ext);
+        if let (true, Some(text), Some(last)) = (accepted, text, self.events.last_mut()) {
+            *last = Stored::Text(text.into());
         }
-        Ok(accepted)
+        accepted
     }
 
     /// `apply` for an owned or a borrowed event.
@@ -283,12 +289,7 @@ impl<'a> ProjectorCore<'a> {
     ) {
         *self = Self::new(source_count);
         for (i, e) in events.into_iter().enumerate() {
-            debug_assert!(check_event(&e).is_ok());
-            if self.apply_checked(Cow::Owned(e), i as u32) {
-                if let (Some(text), Some(last)) = (texts.get(i), self.events.last_mut()) {
-                    *last = Stored::Text((*text).into());
-                }
-            }
+            self.apply_checked_keeping(e, texts.get(i).copied(), i as u32);
         }
         self.full_pending = true;
     }

@@ -47,12 +47,10 @@ impl WasmProjector {
             let mut flags = Vec::with_capacity(events.len());
             let mut ext = ext_start;
             for (i, event) in events.into_iter().enumerate() {
-                let applied = match texts.get(i) {
-                    Some(t) => self.inner.apply_keeping_text(event, t, ext),
-                    None => self.inner.apply(event, ext),
-                };
-                let accepted =
-                    applied.map_err(|e| JsError::new(&format!("events[{i}]: {}", e.message)))?;
+                // Checked above with the whole list.
+                let accepted = self
+                    .inner
+                    .apply_checked_keeping(event, texts.get(i).copied(), ext);
                 if accepted {
                     ext = ext.saturating_add(1);
                 }

@@ -39,7 +39,7 @@ struct Node {
 
 impl Node {
     fn val(&self) -> Val {
-        Obj::new()
+        Obj::with_capacity(9)
             .k("nodeId", Val::str(&self.node_id))
             .k("parentId", self.parent.clone())
             .k("nodeType", self.node_type.clone())

@@ -67,7 +67,7 @@ fn card_part(
     created: Val,
     refs: Val,
 ) -> Obj {
-    Obj::new()
+    Obj::with_capacity(8)
         .k("type", Val::str(ty))
         .k("partId", id.clone())
         .k("text", detail_or_title(ev))
@@ -103,7 +103,7 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .or_else(|| plan_text(ev).map(Val::string))
             .unwrap_or_else(|| detail_or_title(ev));
         let final_ = cls == "plan.final" || status == Some("completed");
-        Obj::new()
+        Obj::with_capacity(9)
             .k("type", Val::str("plan"))
             .k("partId", id.clone())
             .k("messageId", message_id(ev))
@@ -119,7 +119,7 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
     } else if kind == "model" || cls == "model.delta" || cls == "model.completed" {
         let text = raw_text().unwrap_or_else(|| detail_or_title(ev));
         let final_ = cls == "model.completed" || status == Some("completed");
-        Obj::new()
+        Obj::with_capacity(9)
             .k("type", Val::str("text"))
             .k("partId", id.clone())
             .k("messageId", message_id(ev))
@@ -133,7 +133,7 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .k("createdAt", created)
             .k("refs", refs)
     } else if cls.starts_with("reasoning.") || kind == "note" {
-        Obj::new()
+        Obj::with_capacity(7)
             .k("type", Val::str("reasoning"))
             .k("partId", id.clone())
             .k("text", detail_or_title(ev))
@@ -179,7 +179,7 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
         || ev.str("owner") == Some("diagnostics")
         || matches!(status, Some("failed" | "blocked"))
     {
-        Obj::new()
+        Obj::with_capacity(8)
             .k("type", Val::str("diagnostic-ref"))
             .k("partId", id.clone())
             .k("text", detail_or_title(ev))

@@ -133,7 +133,7 @@ pub fn is_input_source_recovery(ev: Ev<'_>) -> bool {
 }
 
 fn action_val(ak: &str, tm: &str, label: &str, decision: &str) -> Val {
-    Obj::new()
+    Obj::with_capacity(4)
         .k("actionKind", Val::str(ak))
         .k("targetModule", Val::str(tm))
         .k("labelKey", Val::str(label))
@@ -177,7 +177,7 @@ pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
     } else {
         display_status_key(ev)
     };
-    let p = Obj::new()
+    let p = Obj::with_capacity(13)
         .k("id", ev_val(ev, "id"))
         .k("source", Val::Event(ext))
         .k("surface", Val::str(surface(ev)))

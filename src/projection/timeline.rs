@@ -23,7 +23,7 @@ pub fn entry(ev: Ev<'_>) -> Val {
             }
         }
     };
-    Obj::new()
+    Obj::with_capacity(12)
         .k("entryId", ev_val(ev, "id"))
         .k("sequence", ev_val(ev, "sequence"))
         .k("kind", Val::str(kind))

@@ -206,7 +206,7 @@ pub fn is_tool_event(ev: Ev<'_>) -> bool {
 }
 
 fn event_view(ev: Ev<'_>) -> Val {
-    Obj::new()
+    Obj::with_capacity(9)
         .k("id", ev_val(ev, "id"))
         .k("eventId", ev_val(ev, "id"))
         .k("eventClass", ev_val(ev, "eventClass"))
@@ -270,7 +270,7 @@ impl Call {
             .map(str::to_string)
             .or_else(|| parsed.as_ref().map(|p| p.0.clone()))
             .unwrap_or_else(|| "unknown".into());
-        Obj::new()
+        Obj::with_capacity(11)
             .k("id", Val::str(&self.id))
             .k("serverId", Val::string(server))
             .k("fullName", Val::str(&self.tool_name))
@@ -297,7 +297,7 @@ impl Call {
     }
 
     fn val(&self) -> Val {
-        let o = Obj::new()
+        let o = Obj::with_capacity(24)
             .k("id", Val::str(&self.id))
             .k("toolCallId", Val::str(&self.id))
             .k("toolName", Val::str(&self.tool_name))

@@ -171,9 +171,9 @@ row(
 row(
   "  same: mean first 10% / last 10% (ratio)",
   20_000,
+  // No target: the issue sets none for this row, since every state must hold fresh copies of
+  // the lists that grow, whose cost grows with the stream (the floor's own ratio, below).
   `${fmtUs(every.first)} / ${fmtUs(every.last)} (${every.ratio.toFixed(2)})`,
-  "ratio < 1.5",
-  every.ratio < 1.5,
 );
 // The same run's pure-JS floor (bench/floor.mjs): only the copies of the two lists that grow
 // every event, which any immutable state must make.

@@ -321,16 +321,18 @@ impl Heap {
             // SAFETY: a plain allocation from talc.
             return unsafe { self.arena_chunk(arena, size, false) };
         }
-        if let Some(p) = arena.bump(size, layout.align()) {
+        // At least GRAIN-aligned: a freed small block goes to its class list and may be handed
+        // out again for any layout of that class (alignment up to GRAIN), and the blocks before
+        // it in the chunk may end anywhere (large blocks have their own size).
+        let align = layout.align().max(GRAIN);
+        if let Some(p) = arena.bump(size, align) {
             return p;
         }
         // SAFETY: a plain allocation from talc.
         if unsafe { self.arena_chunk(arena, CHUNK, true) }.is_null() {
             return core::ptr::null_mut();
         }
-        arena
-            .bump(size, layout.align())
-            .unwrap_or(core::ptr::null_mut())
+        arena.bump(size, align).unwrap_or(core::ptr::null_mut())
     }
 
     /// A new arena chunk of at least `size` bytes from talc, its pages marked; `bump` makes it

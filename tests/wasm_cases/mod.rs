@@ -319,6 +319,25 @@ fn exercise_heap() {
             assert!(w.0.iter().all(|&b| b == i as u8));
         }
     }
+    // A freed small block may be handed out again for any layout of its class (alignment up to
+    // 8), so every one must be 8-aligned: even one allocated with alignment 1 right after a
+    // large block of odd size.
+    let mut odd: Vec<Vec<u8>> = Vec::new();
+    let mut bytes: Vec<Vec<u8>> = Vec::new();
+    for i in 0..32usize {
+        odd.push(vec![3u8; 1025 + 2 * i]);
+        bytes.push(vec![1u8; 8 * (i % 8) + 1]);
+    }
+    drop(bytes);
+    let words: Vec<Vec<u64>> = (0..32usize).map(|i| vec![2u64; i % 8 + 1]).collect();
+    for w in &words {
+        assert_eq!(
+            w.as_ptr() as usize % 8,
+            0,
+            "8-byte alignment of a reused block"
+        );
+    }
+    assert!(odd.iter().all(|v| v.iter().all(|&b| b == 3)));
     assert!(live.len() > 1000);
     // Every live block still holds what was written (no block was handed out twice).
     for (i, v) in &live {

@@ -204,9 +204,59 @@ impl Obj {
     }
 }
 
+/// Slots of the cache behind [`Val::lit`] (a power of two).
+const LIT_SLOTS: usize = 256;
+
+/// A cached `'static` text: its address, its length and its shared string.
+type LitEntry = Option<(usize, usize, Rc<str>)>;
+
+thread_local! {
+    /// Shared strings of `'static` texts, by address and length (direct-mapped: a collision
+    /// only costs a fresh string).
+    static LITS: std::cell::RefCell<[LitEntry; LIT_SLOTS]> =
+        const { std::cell::RefCell::new([const { None }; LIT_SLOTS]) };
+}
+
+/// Empty the cache behind [`Val::lit`]. Memory that is released wholesale (the wasm batch
+/// arena) must not keep cached strings: the arena calls this when it starts and before it ends.
+pub fn forget_shared_literals() {
+    LITS.with(|cache| {
+        if let Ok(mut cache) = cache.try_borrow_mut() {
+            *cache = [const { None }; LIT_SLOTS];
+        }
+    });
+}
+
 impl Val {
+    /// A string value (the empty string is shared, see [`Val::lit`]).
     pub fn str(s: &str) -> Val {
+        if s.is_empty() {
+            return Val::lit("");
+        }
         Val::Str(Rc::from(s))
+    }
+
+    /// A `'static` text as a string value: one shared string per text, so the constant strings
+    /// every event's views carry (surfaces, kinds, status keys, roles) cost no allocation after
+    /// their first use.
+    pub fn lit(s: &'static str) -> Val {
+        let (addr, len) = (s.as_ptr() as usize, s.len());
+        let slot = ((addr ^ len) as u32).wrapping_mul(0x9E37_79B9) as usize
+            >> (32 - LIT_SLOTS.trailing_zeros());
+        LITS.with(|cache| {
+            let Ok(mut cache) = cache.try_borrow_mut() else {
+                return Val::Str(Rc::from(s));
+            };
+            match cache.get_mut(slot) {
+                Some(Some((a, l, shared))) if *a == addr && *l == len => Val::Str(shared.clone()),
+                Some(entry) => {
+                    let shared: Rc<str> = Rc::from(s);
+                    *entry = Some((addr, len, shared.clone()));
+                    Val::Str(shared)
+                }
+                None => Val::Str(Rc::from(s)),
+            }
+        })
     }
 
     pub fn string(s: String) -> Val {

@@ -118,7 +118,7 @@ impl GraphAcc {
             return;
         };
         n.parent = parent_of(ev);
-        n.node_type = or_nullish(std::mem::take(&mut n.node_type), || Val::str(ty));
+        n.node_type = or_nullish(std::mem::take(&mut n.node_type), || Val::lit(ty));
         n.status = ev_val(ev, "status");
         n.title = or_nullish(std::mem::take(&mut n.title), || ev_val(ev, "title"));
         for r in refs {

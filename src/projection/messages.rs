@@ -68,7 +68,7 @@ fn card_part(
     refs: Val,
 ) -> Obj {
     Obj::with_capacity(8)
-        .k("type", Val::str(ty))
+        .k("type", Val::lit(ty))
         .k("partId", id.clone())
         .k("text", detail_or_title(ev))
         .k("state", avail_state(ev))
@@ -79,7 +79,7 @@ fn card_part(
 }
 
 fn avail_state(ev: Ev<'_>) -> Val {
-    Val::str(if ev.status() == Some("failed") {
+    Val::lit(if ev.status() == Some("failed") {
         "failed"
     } else {
         "available"
@@ -104,14 +104,14 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             .unwrap_or_else(|| detail_or_title(ev));
         let final_ = cls == "plan.final" || status == Some("completed");
         Obj::with_capacity(9)
-            .k("type", Val::str("plan"))
+            .k("type", Val::lit("plan"))
             .k("partId", id.clone())
             .k("messageId", message_id(ev))
-            .k("role", Val::str("assistant"))
+            .k("role", Val::lit("assistant"))
             .k("text", text)
             .k(
                 "state",
-                Val::str(if final_ { "final" } else { "streaming" }),
+                Val::lit(if final_ { "final" } else { "streaming" }),
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
@@ -120,26 +120,26 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
         let text = raw_text().unwrap_or_else(|| detail_or_title(ev));
         let final_ = cls == "model.completed" || status == Some("completed");
         Obj::with_capacity(9)
-            .k("type", Val::str("text"))
+            .k("type", Val::lit("text"))
             .k("partId", id.clone())
             .k("messageId", message_id(ev))
-            .k("role", Val::str("assistant"))
+            .k("role", Val::lit("assistant"))
             .k("text", text)
             .k(
                 "state",
-                Val::str(if final_ { "final" } else { "streaming" }),
+                Val::lit(if final_ { "final" } else { "streaming" }),
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
             .k("refs", refs)
     } else if cls.starts_with("reasoning.") || kind == "note" {
         Obj::with_capacity(7)
-            .k("type", Val::str("reasoning"))
+            .k("type", Val::lit("reasoning"))
             .k("partId", id.clone())
             .k("text", detail_or_title(ev))
             .k(
                 "state",
-                Val::str(if status == Some("completed") {
+                Val::lit(if status == Some("completed") {
                     "final"
                 } else {
                     "streaming"
@@ -180,7 +180,7 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
         || matches!(status, Some("failed" | "blocked"))
     {
         Obj::with_capacity(8)
-            .k("type", Val::str("diagnostic-ref"))
+            .k("type", Val::lit("diagnostic-ref"))
             .k("partId", id.clone())
             .k("text", detail_or_title(ev))
             .k("state", ev_val(ev, "status"))
@@ -451,7 +451,7 @@ fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
         let body = js_trim(&text[bs..be]);
         if !body.is_empty() {
             let mut c = o.clone();
-            c.set("type", Val::str("plan"));
+            c.set("type", Val::lit("plan"));
             c.set("partId", Val::string(format!("{pid}:proposed-plan:{plan}")));
             c.set("text", Val::str(body));
             out.push(c.into_val());

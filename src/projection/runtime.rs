@@ -159,7 +159,7 @@ impl RuntimeAcc {
         let status = self.status();
         let (t, r, k, i, s) = self.latest.clone().unwrap_or_default();
         Obj::new()
-            .k("status", Val::str(status))
+            .k("status", Val::lit(status))
             .k("activeTurnId", t)
             .k("activeRunId", r)
             .k("activeTaskId", k)

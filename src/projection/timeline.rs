@@ -26,7 +26,7 @@ pub fn entry(ev: Ev<'_>) -> Val {
     Obj::with_capacity(12)
         .k("entryId", ev_val(ev, "id"))
         .k("sequence", ev_val(ev, "sequence"))
-        .k("kind", Val::str(kind))
+        .k("kind", Val::lit(kind))
         .k("phase", ev_val(ev, "phase"))
         .k("owner", ev_val(ev, "owner"))
         .k("status", ev_val(ev, "status"))

@@ -284,7 +284,7 @@ impl Call {
             )
             .k(
                 "operationKind",
-                Val::str(classify_mcp_operation_kind(&self.tool_name).unwrap_or("tool")),
+                Val::lit(classify_mcp_operation_kind(&self.tool_name).unwrap_or("tool")),
             )
             .k("status", self.status.clone())
             .k("title", self.title.clone())

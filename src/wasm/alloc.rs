@@ -533,7 +533,8 @@ impl Arena {
 /// The rule that makes it sound: nothing allocated between [`BatchArena::start`] and
 /// [`BatchArena::stop`] may be used after the [`StoppedArena`] is dropped. The batch exports
 /// in `api.rs` allocate their result buffer before the start (a plain block stays plain when it
-/// grows), and turn error messages into JS errors only after the stop.
+/// grows), empty the cache of shared literal strings (`Val::lit`, a thread-local) after the
+/// start and before the stop, and turn error messages into JS errors only after the stop.
 pub(crate) struct BatchArena(());
 
 /// An arena that no longer allocates; dropping it gives its chunks back to talc.

@@ -1,8 +1,15 @@
 // Where the slowest 1% of live events spend their time: inside the wasm `apply`, in
-// `take_patch`, or in JS (JSON.stringify of the event, patch parse and `applyPatch`, GC).
+// `take_patch`, or in JS (JSON.stringify of the event, patch parse and `applyPatch`, GC); and
+// where a batch projection spends its time, step by step.
 //
 //   node --expose-gc bench/phases.mjs state [n]   createAgentUiProjector().apply, state every event (default 20,000)
 //   node --expose-gc bench/phases.mjs live [n]    createProjector().apply, no state read (default 100,000)
+//   node --expose-gc bench/phases.mjs batch [n]   projectAgentUiState, by step (default 20,000)
+//
+// The batch mode takes the steps of `projectAgentUiState` one by one through the package's
+// internals (JSON.stringify of the input, its UTF-8 copy into wasm memory, the wasm `project`
+// with the decoding of its output text, JSON.parse of that text, the wire decoding walk) and
+// prints the median of each over 5 runs after a warm-up, next to the JSON round-trip floor.
 //
 // It wraps the package's `WasmProjector.prototype.apply` / `take_patch` with timers, so the
 // phases of each event are measured inside one ordinary run. Prints mean µs per phase over all
@@ -13,14 +20,50 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const mode = process.argv[2] ?? "state";
-if (mode !== "state" && mode !== "live") {
-  console.error("phases: mode must be state or live");
+if (mode !== "state" && mode !== "live" && mode !== "batch") {
+  console.error("phases: mode must be state, live or batch");
   process.exit(2);
 }
-const n = Number(process.argv[3] ?? (mode === "state" ? 20_000 : 100_000));
+const n = Number(process.argv[3] ?? (mode === "live" ? 100_000 : 20_000));
 const pkg = join(root, "pkg");
 const api = await import(pathToFileURL(join(pkg, "index.node.js")).href);
 const glue = await import(pathToFileURL(join(pkg, "glue", "agent_runtime_projection.js")).href);
+
+if (mode === "batch") {
+  const { core } = await import(pathToFileURL(join(pkg, "core.js")).href);
+  const { decodeWire } = await import(pathToFileURL(join(pkg, "wire.js")).href);
+  const events = api.generateRuntimeEvents(n, 42);
+  const encoder = new TextEncoder();
+  const steps = { "JSON.stringify of the input": [], "UTF-8 copy into wasm memory": [], "wasm project + output text decoding": [], "JSON.parse of the output": [], "wire decoding walk": [], total: [], "floor: JSON.parse(JSON.stringify(events))": [] };
+  let outputChars = 0;
+  for (let run = 0; run < 6; run++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    const text = JSON.stringify(events);
+    const t1 = performance.now();
+    // As the package's putText, in one encodeInto.
+    const ptr = glue.input_buffer(text.length * 3 + 16); // room for any text: 3 bytes a UTF-16 unit
+    const { written } = encoder.encodeInto(text, new Uint8Array(core.exports.memory.buffer, ptr, text.length * 3 + 16));
+    const t2 = performance.now();
+    const out = glue.project(written, undefined);
+    const t3 = performance.now();
+    const parsed = JSON.parse(out);
+    const t4 = performance.now();
+    decodeWire(parsed, events);
+    const t5 = performance.now();
+    outputChars = out.length;
+    const floorStart = performance.now();
+    JSON.parse(JSON.stringify(events));
+    const floor = performance.now() - floorStart;
+    if (run === 0) continue;
+    const times = [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t5 - t0, floor];
+    Object.values(steps).forEach((xs, k) => xs.push(times[k]));
+  }
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`phases: batch, ${n.toLocaleString("en-US")} events, output ${(outputChars / 1e6).toFixed(1)}M characters (median ms of 5 runs)`);
+  for (const [step, xs] of Object.entries(steps)) console.log(`  ${step.padEnd(42)} ${median(xs).toFixed(1)}`);
+  process.exit(0);
+}
 
 let tApply = 0;
 let tPatch = 0;

@@ -218,7 +218,7 @@ thread_local! {
 }
 
 /// Empty the cache behind [`Val::lit`]. Memory that is released wholesale (the wasm batch
-/// arena) must not keep cached strings: the arena calls this when it starts and before it ends.
+/// arena) must not keep cached strings: the arena calls this when it starts and when it stops.
 pub fn forget_shared_literals() {
     LITS.with(|cache| {
         if let Ok(mut cache) = cache.try_borrow_mut() {

@@ -26,6 +26,8 @@ use core::alloc::{GlobalAlloc, Layout};
 use core::arch::wasm32::{memory_grow, memory_size};
 use core::ptr::NonNull;
 
+use crate::contract::val::forget_shared_literals;
+
 use talc::base::binning::Binning;
 use talc::base::{Talc, CHUNK_UNIT};
 use talc::cell::TalcSyncCell;
@@ -533,8 +535,8 @@ impl Arena {
 /// The rule that makes it sound: nothing allocated between [`BatchArena::start`] and
 /// [`BatchArena::stop`] may be used after the [`StoppedArena`] is dropped. The batch exports
 /// in `api.rs` allocate their result buffer before the start (a plain block stays plain when it
-/// grows), empty the cache of shared literal strings (`Val::lit`, a thread-local) after the
-/// start and before the stop, and turn error messages into JS errors only after the stop.
+/// grows) and turn error messages into JS errors only after the stop; the arena itself empties
+/// the cache of shared literal strings (`Val::lit`, a thread-local) at its start and its stop.
 pub(crate) struct BatchArena(());
 
 /// An arena that no longer allocates; dropping it gives its chunks back to talc.
@@ -543,13 +545,18 @@ pub(crate) struct StoppedArena(());
 impl BatchArena {
     /// Start the arena (None when one is already running).
     pub(crate) fn start() -> Option<BatchArena> {
-        // SAFETY: single-threaded; no allocator call is running.
-        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
-        if arena.state != ArenaState::Off {
-            return None;
+        {
+            // SAFETY: single-threaded; no allocator call is running.
+            let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+            if arena.state != ArenaState::Off {
+                return None;
+            }
+            arena.state = ArenaState::Active;
+            arena.complete = true;
         }
-        arena.state = ArenaState::Active;
-        arena.complete = true;
+        // Strings cached before the start are plain blocks; from here the cache takes arena
+        // blocks, which the stop forgets again.
+        forget_shared_literals();
         Some(BatchArena(()))
     }
 
@@ -574,6 +581,9 @@ impl BatchArena {
 
 impl Drop for BatchArena {
     fn drop(&mut self) {
+        // The literal cache is a thread-local: its strings cached during the batch are arena
+        // blocks, which must not outlive the arena (released while it is still active).
+        forget_shared_literals();
         // SAFETY: single-threaded; no allocator call is running.
         let arena = unsafe { &mut *ALLOCATOR.arena.get() };
         arena.state = ArenaState::Stopped;

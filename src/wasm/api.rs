@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::alloc::BatchArena;
 use super::input::with_input;
-use crate::contract::val::{forget_shared_literals, write_json_str, Val};
+use crate::contract::val::{write_json_str, Val};
 use crate::contract::{constants, normalize, sequence, terminal, validation};
 use crate::projection::{replay, snapshot, subagents};
 
@@ -64,10 +64,7 @@ fn batch(
     let mut out = String::with_capacity(out_capacity.max(64));
     with_input(len, |text| {
         let arena = BatchArena::start();
-        // The shared literal strings must not live in the arena past its end.
-        forget_shared_literals();
         let result = f(text, &mut out, arena.as_ref());
-        forget_shared_literals();
         let stopped = arena.map(BatchArena::stop);
         let result = result.map_err(|e| JsError::new(&e));
         drop(stopped);

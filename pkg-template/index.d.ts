@@ -20,6 +20,8 @@ import type { AgentUiEventClass } from "./glue/event-classes.js";
 
 export type * from "./glue/agent_runtime_projection.js";
 export type { AgentUiEventClass } from "./glue/event-classes.js";
+// The UI projection-event layer (compiled from pkg-template/projection-events/*.ts).
+export * from "./projection-events/index.js";
 
 // --- constants, schemas, fixtures -------------------------------------------------------------
 export declare const AGENT_UI_FIXTURE_SCHEMA_VERSION: "agent-ui-fixture/v0.1";

@@ -1,7 +1,8 @@
 // Assemble pkg/ (after wasm-bindgen wrote pkg/glue/): the JS wrapper and loaders from
 // pkg-template/, the inlined module bytes for browsers and bundlers, the conformance fixtures,
 // package.json, README, type declarations and the five JSON Schema files.
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -12,7 +13,7 @@ const crate = "agent_runtime_projection";
 
 for (const name of readdirSync(template)) {
   if (name === "package.json") continue;
-  copyFileSync(join(template, name), join(pkg, name));
+  cpSync(join(template, name), join(pkg, name), { recursive: true });
 }
 
 // Package manifest: version from Cargo.toml.
@@ -87,4 +88,38 @@ writeFileSync(
     .map((c) => `  | ${JSON.stringify(c)}`)
     .join("\n")};\n`,
 );
+// The TypeScript rooms of the wrapper (the UI projection-event layer): compiled in place inside
+// pkg/ (their declarations import the generated glue types), then their sources removed.
+const tsRooms = ["projection-events"].filter((room) => existsSync(join(pkg, room)));
+if (tsRooms.length > 0) {
+  const config = join(pkg, "tsconfig.build.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: {
+        target: "es2020",
+        module: "esnext",
+        moduleResolution: "bundler",
+        lib: ["es2020"],
+        types: [],
+        strict: true,
+        declaration: true,
+        skipLibCheck: true,
+        newLine: "lf",
+      },
+      include: tsRooms.map((room) => `${room}/**/*.ts`),
+    }),
+  );
+  try {
+    execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", config], { stdio: "inherit" });
+  } finally {
+    rmSync(config, { force: true });
+  }
+  for (const room of tsRooms) {
+    for (const file of readdirSync(join(pkg, room), { recursive: true })) {
+      if (file.endsWith(".ts") && !file.endsWith(".d.ts")) rmSync(join(pkg, room, file));
+    }
+  }
+}
+
 console.log(`assemble-pkg: pkg/ ${manifest.name}@${version}`);

@@ -32,7 +32,6 @@ export type AgentRuntimeCapabilityId = "transport.jsonrpc" | "transport.host-bri
 export type AgentRuntimeCapabilityStatus = "supported" | "unsupported" | "degraded" | "experimental" | OpenString;
 export type AgentRuntimeCapabilityScope = "runtime" | "provider" | "session" | "turn" | "tool" | OpenString;
 export type AgentUiHydrationStatus = "idle" | "hydrating" | "live" | "stale" | "repairing" | "degraded";
-export type AgentUiRuntimeStatus = "idle" | "running" | "waiting" | "blocked" | "completed" | "canceled" | "failed" | "stale";
 export type AgentUiArtifactRefView = AgentUiRefView;
 export type AgentUiEvidenceRefView = AgentUiRefView;
 export type AgentUiSubagentCommand = "open_detail" | "send_input" | "interrupt" | "close" | "wait" | OpenString;
@@ -216,7 +215,9 @@ pub struct AgentRuntimeProjectionInput {
 #[derive(Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentUiRuntimeStatusView {
-    #[tsify(type = "AgentUiRuntimeStatus")]
+    #[tsify(
+        type = "\"idle\" | \"running\" | \"waiting\" | \"blocked\" | \"completed\" | \"canceled\" | \"failed\" | \"stale\""
+    )]
     pub status: String,
     #[tsify(optional)]
     pub active_turn_id: Option<String>,

@@ -22,7 +22,7 @@ import type {
   AgentUiEventClass,
   AgentUiFixture,
   AgentUiProjectionState,
-  AgentUiRuntimeStatus,
+  AgentUiRuntimeStatusView,
   AgentUiSubagentsModel,
   AgentUiToolCallView,
   RuntimeSequenceViolation,
@@ -45,7 +45,7 @@ const event: AgentRuntimeExecutionEvent = {
 
 const checked: AgentRuntimeExecutionEvent = validateRuntimeEvent(event);
 const state: AgentUiProjectionState = projectAgentUiState({ executionEvents: [checked], sourceCount: 1 });
-const status: AgentUiRuntimeStatus = state.runtime.status;
+const status: AgentUiRuntimeStatusView["status"] = state.runtime.status;
 const parts: UIMessagePart[] = state.messages;
 const firstText: string | undefined = parts[0]?.text;
 const calls: AgentUiToolCallView[] = state.toolCalls.calls;
@@ -95,7 +95,7 @@ try {
 }
 
 // @ts-expect-error: the state's runtime status is a closed union.
-const wrongStatus: AgentUiRuntimeStatus = "bogus";
+const wrongStatus: AgentUiRuntimeStatusView["status"] = "bogus";
 // @ts-expect-error: events need a title.
 const wrongEvent: AgentRuntimeExecutionEvent = { id: "x", kind: "tool", status: "running", createdAt: "t" };
 

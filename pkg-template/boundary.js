@@ -1,0 +1,140 @@
+// The boundary with the WebAssembly module: inputs as JSON text written straight into its input
+// buffer, input checks with TypeErrors that name the call, and the options of the projection
+// functions. Every other wrapper file goes through these.
+import * as wasm from "./glue/agent_runtime_projection.js";
+import { core } from "./core.js";
+
+// ---------------------------------------------------------------------------------------------
+// Input: JSON text written straight into the module's input buffer.
+
+const encoder = new TextEncoder();
+
+/** Write `text` as UTF-8 into the wasm input buffer; returns its byte length. */
+export function putText(text) {
+  const memory = core.exports.memory;
+  let cap = text.length + 16;
+  let ptr = wasm.input_buffer(cap);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, ptr, cap));
+  if (read < text.length) {
+    // Non-ASCII text: at most 3 bytes per remaining UTF-16 unit.
+    cap = written + (text.length - read) * 3;
+    ptr = wasm.input_buffer(cap);
+    const rest = encoder.encodeInto(
+      text.slice(read),
+      new Uint8Array(memory.buffer, ptr + written, cap - written),
+    );
+    written += rest.written;
+  }
+  return written;
+}
+
+export function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value}`;
+}
+
+/** JSON text of `value` or a TypeError naming `what`. */
+export function jsonText(value, what) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TypeError(`${what} cannot be serialized to JSON: ${error && error.message}`);
+  }
+  if (text === undefined) throw new TypeError(`${what} must be a JSON value, got ${describe(value)}.`);
+  return text;
+}
+
+/** JSON text for validators: anything that has no JSON form is validated as `null` (not a record). */
+export function anyJsonText(value, what) {
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") return "null";
+  return jsonText(value, what);
+}
+
+/** Call a Rust function that reports input errors as JS Errors; rethrow them as TypeErrors. */
+export function call(what, fn) {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
+    const message = error && typeof error.message === "string" ? error.message : String(error);
+    throw new TypeError(`${what}: ${message}`);
+  }
+}
+
+export function requireEvent(event, what) {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) {
+    throw new TypeError(`${what}: a runtime event must be an object, got ${describe(event)}.`);
+  }
+}
+
+export function requireEventList(events, what) {
+  if (!Array.isArray(events)) {
+    throw new TypeError(`${what}: executionEvents must be an array, got ${describe(events)}.`);
+  }
+  for (let i = 0; i < events.length; i++) requireEvent(events[i], `${what}: executionEvents[${i}]`);
+  return events;
+}
+
+/** `{executionEvents, sourceCount}` of a projection input (an omitted input is empty). */
+export function projectionInput(input, what) {
+  if (input === undefined || input === null) return { events: [], sourceCount: undefined };
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw new TypeError(`${what}: input must be an object {executionEvents, sourceCount}, got ${describe(input)}.`);
+  }
+  const events = input.executionEvents ?? [];
+  requireEventList(events, what);
+  return { events, sourceCount: sourceCountOf(input.sourceCount) };
+}
+
+export function sourceCountOf(value) {
+  return typeof value === "number" ? value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Projector options
+
+/** The options the projection functions and projectors understand (the playground checks it). */
+export const PROJECTOR_OPTIONS = Object.freeze(["redactSecrets"]);
+
+/**
+ * Whether secrets are to be redacted: `options.redactSecrets` or, for callers that keep their
+ * options beside the events, `input.redactSecrets`.
+ */
+export function redactOption(input, options, what) {
+  if (options !== undefined && options !== null && typeof options !== "object") {
+    throw new TypeError(`${what}: options must be an object, got ${describe(options)}.`);
+  }
+  if (options && options.redactSecrets) return true;
+  return Boolean(input && typeof input === "object" && !Array.isArray(input) && input.redactSecrets);
+}
+
+// The contract's secret-bearing key pattern (Rust `contract::validation::is_secret_key`: ASCII
+// case folding, as a non-Unicode JS regex does) and its replacement (`contract::redact`).
+const SECRET_KEY = /(api[-_]?key|authorization|password|secret|token)/i;
+const REDACTED = "[redacted]";
+
+export function redactMember(key, value) {
+  return key !== "" && SECRET_KEY.test(key) ? REDACTED : value;
+}
+
+/**
+ * Redact the JSON text of an event or an event list: every member whose key is secret-bearing,
+ * at any depth, gets the value "[redacted]". Returns `undefined` when the text cannot hold such a
+ * key (JSON.stringify never escapes the letters, `-` or `_` of a matching key, so a key that
+ * matches also matches inside the text), else `{value, text}`: a redacted copy (JSON.parse
+ * defines own properties, so `__proto__` stays an own key) and its JSON text.
+ */
+export function redactText(text) {
+  if (!SECRET_KEY.test(text)) return undefined;
+  const value = JSON.parse(text, redactMember);
+  return { value, text: JSON.stringify(value) };
+}
+
+/** `events` and their JSON text, redacted when `redact` (the copies replace the events). */
+export function eventsText(events, redact, what) {
+  const text = jsonText(events, what);
+  const redacted = redact ? redactText(text) : undefined;
+  return redacted === undefined ? { events, text } : { events: redacted.value, text: redacted.text };
+}

@@ -1,0 +1,207 @@
+// The contracts package's API (@limecloud/agent-ui-contracts): constants, JSON Schemas,
+// conformance fixtures, validators, the sequence verifier and the turn-terminal helpers.
+import * as wasm from "./glue/agent_runtime_projection.js";
+import { anyJsonText, call, describe, jsonText, putText } from "./boundary.js";
+import { parseWire } from "./wire.js";
+import { fixturesJson } from "./glue/fixtures.js";
+import { schemasJson } from "./glue/schemas.js";
+
+// ---------------------------------------------------------------------------------------------
+// Constants, schemas, fixtures
+
+const constants = JSON.parse(wasm.constants_json());
+// The schema documents ship as JSON text in glue/schemas.js (scripts/assemble-pkg.mjs writes it
+// from schemas/*.json); the wasm module names them but does not carry them.
+constants.schemas = JSON.parse(schemasJson);
+
+export const AGENT_UI_FIXTURE_SCHEMA_VERSION = constants.fixtureSchemaVersion;
+export const AGENT_UI_EVENT_CLASSES = constants.eventClasses;
+export const LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES = constants.legacyTerminalClasses;
+export const AGENT_RUNTIME_EVENT_SCHEMA = constants.schemas.runtimeEvent;
+export const AGENT_RUNTIME_STATE_DELTA_SCHEMA = constants.schemas.runtimeStateDelta;
+export const AGENT_UI_PROJECTION_STATE_SCHEMA = constants.schemas.projectionState;
+export const AGENT_RUNTIME_CAPABILITY_MANIFEST_SCHEMA = constants.schemas.runtimeCapabilityManifest;
+export const AGENT_UI_PROJECTION_EVENT_SCHEMA = constants.schemas.projectionEvent;
+export const agentUiJsonSchemas = {
+  runtimeEvent: AGENT_RUNTIME_EVENT_SCHEMA,
+  runtimeStateDelta: AGENT_RUNTIME_STATE_DELTA_SCHEMA,
+  projectionState: AGENT_UI_PROJECTION_STATE_SCHEMA,
+  runtimeCapabilityManifest: AGENT_RUNTIME_CAPABILITY_MANIFEST_SCHEMA,
+  projectionEvent: AGENT_UI_PROJECTION_EVENT_SCHEMA,
+};
+
+// The fixtures ship as JSON text in glue/fixtures.js (scripts/assemble-pkg.mjs writes it from
+// fixtures/*.json); the wasm module does not carry them.
+export const agentUiConformanceFixtures = JSON.parse(fixturesJson);
+
+export function getAgentUiFixture(id) {
+  const fixture = agentUiConformanceFixtures.find((f) => f.id === id);
+  if (!fixture) throw new Error(`Unknown Agent UI fixture: ${id}`);
+  return fixture;
+}
+
+export function isAgentUiEventClass(value) {
+  return typeof value === "string" && wasm.is_agent_ui_event_class(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+export class AgentUiContractValidationError extends Error {
+  constructor(issues) {
+    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "));
+    this.name = "AgentUiContractValidationError";
+    this.issues = issues;
+  }
+}
+
+function collect(kind, input, path) {
+  const root = path === undefined ? "$" : String(path);
+  const text = anyJsonText(input, "Validation input");
+  return JSON.parse(call("Validation", () => wasm.collect_issues(kind, putText(text), root)));
+}
+
+function validate(kind, input) {
+  const issues = collect(kind, input, "$");
+  if (issues.length > 0) throw new AgentUiContractValidationError(issues);
+  return input;
+}
+
+export function collectRuntimeEventValidationIssues(input, path = "$") {
+  return collect("runtimeEvent", input, path);
+}
+export function collectThreadReadModelValidationIssues(input, path = "$") {
+  return collect("threadReadModel", input, path);
+}
+export function collectProjectionStateValidationIssues(input, path = "$") {
+  return collect("projectionState", input, path);
+}
+export function collectAgentUiFixtureValidationIssues(input, path = "$") {
+  return collect("fixture", input, path);
+}
+export function collectRuntimeCapabilityManifestValidationIssues(input, path = "$") {
+  return collect("capabilityManifest", input, path);
+}
+/** Whether the first character of `text` that is not JSON white space is `[`. */
+function startsWithBracket(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c === 0x5b;
+  }
+  return false;
+}
+
+/**
+ * The issues of every event of an array, as one array: event `i`'s issues (those
+ * `collectRuntimeEventValidationIssues(events[i], `${path}[${i}]`)` gives) in index order. The
+ * whole array crosses into WebAssembly once. `events` may also be JSON text: a JSON array
+ * (first non-blank character `[`) or newline-delimited events (NDJSON); the text goes into
+ * WebAssembly memory as it is, with no `JSON.stringify` and no `JSON.parse`.
+ */
+export function collectRuntimeEventsValidationIssues(events, path = "$") {
+  const what = "collectRuntimeEventsValidationIssues";
+  const root = path === undefined ? "$" : String(path);
+  if (typeof events === "string") {
+    const collect = startsWithBracket(events)
+      ? wasm.collect_runtime_events_issues
+      : wasm.collect_runtime_events_ndjson_issues;
+    return JSON.parse(call(what, () => collect(putText(events), root)));
+  }
+  if (!Array.isArray(events)) {
+    throw new TypeError(`${what}: events must be an array or JSON text, got ${describe(events)}.`);
+  }
+  const text = jsonText(events, `${what}: events`);
+  return JSON.parse(call(what, () => wasm.collect_runtime_events_issues(putText(text), root)));
+}
+export function validateRuntimeEvent(input) {
+  return validate("runtimeEvent", input);
+}
+export function validateThreadReadModel(input) {
+  return validate("threadReadModel", input);
+}
+export function validateProjectionState(input) {
+  return validate("projectionState", input);
+}
+export function validateAgentUiFixture(input) {
+  return validate("fixture", input);
+}
+export function validateRuntimeCapabilityManifest(input) {
+  return validate("capabilityManifest", input);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sequence verification
+
+export function createRuntimeSequenceVerifier() {
+  const verifier = new wasm.WasmSequenceVerifier();
+  return {
+    push(event) {
+      const text = anyJsonText(event, "Runtime event");
+      return parseWire(call("push", () => verifier.push(putText(text))), []);
+    },
+    finalize() {
+      return parseWire(verifier.violations(), []);
+    },
+    getViolations() {
+      return parseWire(verifier.violations(), []);
+    },
+  };
+}
+
+export function verifyRuntimeEventSequence(events) {
+  if (!Array.isArray(events)) {
+    throw new TypeError(`verifyRuntimeEventSequence: events must be an array, got ${describe(events)}.`);
+  }
+  const text = jsonText(events, "verifyRuntimeEventSequence: events");
+  return parseWire(call("verifyRuntimeEventSequence", () => wasm.verify_sequence(putText(text))), []);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turn-terminal helpers (inputs: string | null | undefined)
+
+function statusArg(value, what) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    throw new TypeError(`${what}: expected a string, null or undefined, got ${describe(value)}.`);
+  }
+  return value;
+}
+
+export function normalizeRuntimeStatusValue(value) {
+  return wasm.normalize_runtime_status_value(statusArg(value, "normalizeRuntimeStatusValue"));
+}
+export function runtimeTurnTerminalKindFromStatus(value) {
+  return wasm.runtime_turn_terminal_kind_from_status(statusArg(value, "runtimeTurnTerminalKindFromStatus"));
+}
+export function runtimeTurnTerminalProjectionFromKind(kind) {
+  const projection = JSON.parse(
+    wasm.runtime_turn_terminal_projection_from_kind(typeof kind === "string" ? kind : ""),
+  );
+  // The reference echoes the kind it was given, whatever it is.
+  projection.kind = kind;
+  return projection;
+}
+export function runtimeTurnTerminalProjectionFromStatus(value) {
+  const text = wasm.runtime_turn_terminal_projection_from_status(
+    statusArg(value, "runtimeTurnTerminalProjectionFromStatus"),
+  );
+  return text === undefined ? undefined : JSON.parse(text);
+}
+export function normalizeRuntimeTurnTerminalEventClass(value) {
+  return wasm.normalize_runtime_turn_terminal_event_class(statusArg(value, "normalizeRuntimeTurnTerminalEventClass"));
+}
+export function isRuntimeTurnTerminalEventClass(value) {
+  return wasm.is_runtime_turn_terminal_event_class(statusArg(value, "isRuntimeTurnTerminalEventClass"));
+}
+export function isLegacyRuntimeTurnTerminalEventClass(value) {
+  return wasm.is_legacy_runtime_turn_terminal_event_class(statusArg(value, "isLegacyRuntimeTurnTerminalEventClass"));
+}
+export function isRuntimeTerminalStatusValue(value) {
+  return wasm.is_runtime_terminal_status_value(statusArg(value, "isRuntimeTerminalStatusValue"));
+}
+export function isRuntimeSettledStatusValue(value) {
+  return wasm.is_runtime_settled_status_value(statusArg(value, "isRuntimeSettledStatusValue"));
+}
+export function runtimeStatusForTerminalEventClass(value) {
+  return wasm.runtime_status_for_terminal_event_class(statusArg(value, "runtimeStatusForTerminalEventClass"));
+}

@@ -1,0 +1,9 @@
+// The UI projection-event layer (`AgentUiProjectionEvent`): the envelope, the builders, the event
+// store and its selectors, the summaries. Plain JavaScript objects in, plain objects out: each
+// function reads or builds a few small objects, which costs less than one call into WebAssembly
+// (bench/surface.mjs measures both), so this layer runs in JS. It never calls the Rust core.
+export type * from "./contracts.js";
+export * from "./normalization.js";
+export * from "./runtimeFacts.js";
+export * from "./envelope.js";
+export * from "./refs.js";

@@ -1,0 +1,243 @@
+// The projection package's core API (@limecloud/agent-runtime-projection): batch projections,
+// fixture replay, the incremental projectors, and the event generator.
+import * as wasm from "./glue/agent_runtime_projection.js";
+import {
+  call,
+  describe,
+  eventsText,
+  jsonText,
+  projectionInput,
+  putText,
+  redactOption,
+  redactText,
+  requireEvent,
+  requireEventList,
+} from "./boundary.js";
+import { applyPatch, parseWire } from "./wire.js";
+
+export { PROJECTOR_OPTIONS } from "./boundary.js";
+
+// ---------------------------------------------------------------------------------------------
+// Batch projection
+
+export function projectAgentUiState(input, options) {
+  const what = "projectAgentUiState";
+  const redact = redactOption(input, options, what);
+  const given = projectionInput(input, what);
+  const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
+  return parseWire(call(what, () => wasm.project(putText(text), given.sourceCount)), events);
+}
+
+/** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
+export function project(input, options) {
+  return projectAgentUiState(Array.isArray(input) ? { executionEvents: input } : input, options);
+}
+
+export function projectAgentUiStateFromSessionSnapshot(input = {}) {
+  const what = "projectAgentUiStateFromSessionSnapshot";
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new TypeError(`${what}: input must be an object, got ${describe(input)}.`);
+  }
+  let events = input.executionEvents;
+  if (events === undefined || events === null) {
+    const projections = input.readModel && input.readModel.events;
+    events = Array.isArray(projections) ? projections.map((p) => p && p.source) : [];
+  }
+  requireEventList(events, what);
+  const text = jsonText(input, `${what}: input`);
+  return parseWire(call(what, () => wasm.project_from_session_snapshot(putText(text))), events);
+}
+
+export function projectAgentRuntimeReadModel(input, options) {
+  const what = "projectAgentRuntimeReadModel";
+  const redact = redactOption(input, options, what);
+  const given = projectionInput(input, what);
+  const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
+  return parseWire(call(what, () => wasm.project_read_model(putText(text), given.sourceCount)), events);
+}
+
+export function buildAgentUiSubagentsModel(events = []) {
+  const what = "buildAgentUiSubagentsModel";
+  requireEventList(events, what);
+  const text = jsonText(events, `${what}: events`);
+  return parseWire(call(what, () => wasm.build_subagents_model(putText(text))), events);
+}
+
+export function replayAgentUiFixture(fixture) {
+  const what = "replayAgentUiFixture";
+  if (fixture === null || typeof fixture !== "object" || Array.isArray(fixture)) {
+    throw new TypeError(`${what}: fixture must be an object, got ${describe(fixture)}.`);
+  }
+  const events = Array.isArray(fixture.events) ? fixture.events : [];
+  const text = jsonText(fixture, `${what}: fixture`);
+  return parseWire(call(what, () => wasm.replay_fixture(putText(text))), events);
+}
+
+export function normalizeRuntimeEvent(event) {
+  const what = "normalizeRuntimeEvent";
+  const text = jsonText(event, `${what}: event`);
+  return JSON.parse(call(what, () => wasm.normalize_runtime_event(putText(text))));
+}
+
+/** A deterministic realistic event stream (`n` events, `seed`, generator options). */
+export function generateRuntimeEvents(n, seed = 1, options = {}) {
+  const what = "generateRuntimeEvents";
+  if (!Number.isInteger(n) || n < 0) throw new TypeError(`${what}: n must be a non-negative integer.`);
+  if (!Number.isInteger(seed)) throw new TypeError(`${what}: seed must be an integer.`);
+  const text = jsonText(options ?? {}, `${what}: options`);
+  return JSON.parse(call(what, () => wasm.generate_events(n, seed >>> 0, text)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Incremental projection
+
+/**
+ * The projector core shared by `createAgentUiProjector` and `createProjector`: it holds the
+ * accepted event objects (event `i` of the Rust side is `events[i]`) and the last materialized
+ * state, and materializes lazily from patches. With `redactSecrets` every event is redacted
+ * before it is projected, and the redacted copy is the event object the state references.
+ */
+class ProjectorCore {
+  constructor(input, what, options) {
+    this.what = what;
+    this.redact = redactOption(input, options, what);
+    const { events, sourceCount } = projectionInput(input, what);
+    this.inner = new wasm.WasmProjector(sourceCount);
+    this.events = [];
+    this.state = undefined;
+    // Whether the Rust side changed since the last materialization.
+    this.dirty = true;
+    if (events.length > 0) this.hydrate(input);
+  }
+
+  getState() {
+    if (this.dirty) {
+      const patch = JSON.parse(this.inner.take_patch());
+      this.state = applyPatch(this.state, patch, this.events);
+      this.dirty = false;
+    }
+    return this.state;
+  }
+
+  apply(event) {
+    const what = `${this.what}.apply`;
+    requireEvent(event, what);
+    let text = jsonText(event, `${what}: event`);
+    const redacted = this.redact ? redactText(text) : undefined;
+    if (redacted !== undefined) ({ value: event, text } = redacted);
+    const accepted = call(what, () => this.inner.apply(putText(text), this.events.length));
+    if (accepted) {
+      this.events.push(event);
+      this.dirty = true;
+    }
+    return accepted;
+  }
+
+  applyMany(given) {
+    const what = `${this.what}.applyMany`;
+    requireEventList(given, what);
+    const { events, text } = eventsText(given, this.redact, `${what}: events`);
+    const flags = call(what, () => this.inner.apply_many(putText(text), this.events.length));
+    let accepted = 0;
+    for (let i = 0; i < flags.length; i++) {
+      if (flags[i] === 1) {
+        this.events.push(events[i]);
+        accepted++;
+      }
+    }
+    if (accepted > 0) this.dirty = true;
+    return accepted;
+  }
+
+  hydrate(input) {
+    const what = `${this.what}.hydrate`;
+    const { events, sourceCount } = projectionInput(input, what);
+    const seen = new Set();
+    const unique = [];
+    for (const event of events) {
+      if (seen.has(event.id)) continue;
+      seen.add(event.id);
+      unique.push(event);
+    }
+    const { events: kept, text } = eventsText(
+      unique,
+      this.redact || redactOption(input, undefined, what),
+      `${what}: executionEvents`,
+    );
+    call(what, () => this.inner.hydrate(putText(text), sourceCount));
+    this.events = kept;
+    this.dirty = true;
+  }
+
+  reset() {
+    this.inner.reset();
+    this.events = [];
+    this.dirty = true;
+  }
+
+  get eventCount() {
+    return this.events.length;
+  }
+
+  free() {
+    this.inner.free();
+  }
+}
+
+/**
+ * The reference projector: `apply`, `hydrate`, `reset` return the new state; `applyMany` applies
+ * a whole array crossing the boundary once. Unchanged subtrees are shared (`===`) between
+ * successive states, and a returned state is never modified.
+ */
+export function createAgentUiProjector(initialInput, options) {
+  const core = new ProjectorCore(initialInput, "createAgentUiProjector", options);
+  core.getState();
+  return {
+    getState: () => core.getState(),
+    hydrate(input) {
+      core.hydrate(input);
+      return core.getState();
+    },
+    apply(event) {
+      core.apply(event);
+      return core.getState();
+    },
+    applyMany(events) {
+      core.applyMany(events);
+      return core.getState();
+    },
+    reset() {
+      core.reset();
+      return core.getState();
+    },
+  };
+}
+
+/**
+ * The lean projector: `apply(event)` returns `{accepted, eventCount}` without building the state;
+ * `getState()` materializes the state when it is asked for.
+ */
+export function createProjector(initialInput, options) {
+  const core = new ProjectorCore(initialInput, "createProjector", options);
+  return {
+    getState: () => core.getState(),
+    apply(event) {
+      const accepted = core.apply(event);
+      return { accepted, eventCount: core.eventCount };
+    },
+    applyMany(events) {
+      const accepted = core.applyMany(events);
+      return { accepted, eventCount: core.eventCount };
+    },
+    hydrate(input) {
+      core.hydrate(input);
+      return { accepted: core.eventCount, eventCount: core.eventCount };
+    },
+    reset() {
+      core.reset();
+    },
+    free() {
+      core.free();
+    },
+  };
+}

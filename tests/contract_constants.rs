@@ -2,18 +2,15 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use agent_runtime_projection::contract::constants::*;
 use serde_json::{json, Value};
 
 fn reference_constants() -> Option<Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/constants.json");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).expect("parse constants.json")),
-        Err(_) => {
-            println!("SKIP: reference constants not found at {}", path.display());
-            None
-        }
-    }
+    let path = common::reference("constants.json")?;
+    let text = std::fs::read_to_string(&path).expect("read constants.json");
+    Some(serde_json::from_str(&text).expect("parse constants.json"))
 }
 
 #[test]

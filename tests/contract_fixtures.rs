@@ -2,7 +2,7 @@
 //! reference's results, including the mutations its test-suite pins (contracts.md §6, tests
 //! 11, 15 and 29). Each mutation is applied to our fixtures as well.
 
-use std::path::PathBuf;
+mod common;
 
 use agent_runtime_projection::contract::constants::AGENT_UI_FIXTURE_SCHEMA_VERSION;
 use agent_runtime_projection::contract::fixtures::{
@@ -32,14 +32,9 @@ const STANDARD_IDS: [&str; 13] = [
 ];
 
 fn reference_fixtures() -> Option<Vec<Value>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/fixtures.json");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str::<Vec<Value>>(&text).expect("parse fixtures.json")),
-        Err(_) => {
-            println!("SKIP: reference fixtures not found at {}", path.display());
-            None
-        }
-    }
+    let path = common::reference("fixtures.json")?;
+    let text = std::fs::read_to_string(&path).expect("read fixtures.json");
+    Some(serde_json::from_str::<Vec<Value>>(&text).expect("parse fixtures.json"))
 }
 
 fn find<'a>(set: &'a [Value], id: &str) -> &'a Value {

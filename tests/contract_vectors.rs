@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use agent_runtime_projection::contract::constants::is_agent_ui_event_class;
 use agent_runtime_projection::contract::sequence::{
     verify_runtime_event_sequence, violations_to_val, SequenceVerifier,
@@ -13,16 +15,7 @@ use agent_runtime_projection::contract::validation::*;
 use serde_json::{json, Value};
 
 fn reference_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference");
-    if dir.join("vectors.json").exists() {
-        Some(dir)
-    } else {
-        println!(
-            "SKIP: reference data not found at {} (vectors.json); nothing compared",
-            dir.display()
-        );
-        None
-    }
+    common::reference("vectors.json").and_then(|p| p.parent().map(PathBuf::from))
 }
 
 fn load(dir: &std::path::Path, name: &str) -> Value {

@@ -1,7 +1,7 @@
 //! The Rust generator against the JS benchmark generator: the recorded parity streams (read
 //! from `../shared/reference`) and, when Node and `../shared/bench/gen.mjs` are present, fresh
-//! JS output for larger streams. Both comparisons skip with a message when their inputs are
-//! absent.
+//! JS output for larger streams. Both fail when `../shared` is absent, unless
+//! `ALLOW_MISSING_REFERENCE=1` (then they skip with a message).
 
 use agent_runtime_projection::generator::{generate, generate_json, GenOptions};
 use serde_json::{json, Value};
@@ -12,17 +12,35 @@ fn shared() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")
 }
 
+/// `../shared/<rel>` when it exists; when absent, a failure unless `ALLOW_MISSING_REFERENCE=1`.
+fn shared_path(rel: &str) -> Option<PathBuf> {
+    let path = shared().join(rel);
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var("ALLOW_MISSING_REFERENCE").as_deref() == Ok("1") {
+        eprintln!(
+            "SKIP: {} is absent (ALLOW_MISSING_REFERENCE=1)",
+            path.display()
+        );
+        return None;
+    }
+    panic!(
+        "{} is absent: this test compares against it (set ALLOW_MISSING_REFERENCE=1 to skip)",
+        path.display()
+    );
+}
+
 fn options(v: &Value) -> GenOptions {
     GenOptions::from_json(v).expect("valid options")
 }
 
 #[test]
 fn equals_recorded_parity_streams() {
-    let dir = shared().join("reference/parity/streams");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("SKIP: {} is absent", dir.display());
+    let Some(dir) = shared_path("reference/parity/streams") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).expect("readable streams directory");
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.retain(|p| p.extension().is_some_and(|x| x == "json"));
     paths.sort();
@@ -54,27 +72,17 @@ fn equals_recorded_parity_streams() {
     }
 }
 
-/// Runs gen.mjs under Node; `None` when either is unavailable.
+/// Runs gen.mjs under Node; `None` when it is absent and that is allowed (see `shared_path`).
 fn node_generate(n: usize, seed: u32, opts: &Value) -> Option<String> {
-    let gen = shared().join("bench/gen.mjs");
-    if !gen.exists() {
-        eprintln!("SKIP: {} is absent", gen.display());
-        return None;
-    }
+    let gen = shared_path("bench/gen.mjs")?;
     let url = format!("file://{}", gen.canonicalize().ok()?.display());
     let script = format!(
         "import {{ generate }} from {url:?}; process.stdout.write(JSON.stringify(generate({n}, {seed}, {opts})));"
     );
-    let out = match Command::new("node")
+    let out = Command::new("node")
         .args(["--input-type=module", "-e", &script])
         .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            eprintln!("SKIP: node is not runnable: {e}");
-            return None;
-        }
-    };
+        .expect("node is runnable (the test command installs it)");
     assert!(
         out.status.success(),
         "node failed: {}",

@@ -12,8 +12,7 @@ mod common;
 use common::decode;
 
 fn reference_dir() -> Option<PathBuf> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity");
-    d.is_dir().then_some(d)
+    common::reference("parity")
 }
 
 /// Deep equality of our output against a decoded golden; `Val::Event(i)` is `events[i]`.
@@ -119,7 +118,6 @@ fn load_cases(dir: &Path) -> Vec<Case> {
 #[test]
 fn parity_with_reference_states() {
     let Some(dir) = reference_dir() else {
-        println!("SKIP: ../shared/reference/parity not found");
         return;
     };
     let cases = load_cases(&dir);

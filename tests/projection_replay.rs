@@ -14,14 +14,9 @@ mod common;
 use common::decode;
 
 fn fixtures() -> Vec<(String, Value)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity/fixtures");
-    if !dir.is_dir() {
-        println!(
-            "SKIP: reference data not found at {} (tests need ../shared/reference)",
-            dir.display()
-        );
+    let Some(dir) = common::reference("parity/fixtures") else {
         return Vec::new();
-    }
+    };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();

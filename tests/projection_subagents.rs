@@ -16,16 +16,7 @@ mod common;
 use common::decode;
 
 fn reference_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/parity");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "SKIP: reference data not found at {} (tests need ../shared/reference)",
-            dir.display()
-        );
-        None
-    }
+    common::reference("parity")
 }
 
 /// Golden files: (name, events, golden document).

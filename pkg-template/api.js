@@ -4,6 +4,7 @@
 // classes, turning inputs into JSON text, decoding the wire encoding, structural sharing of
 // materialized projector states, and the UI projection-event layer (plain object builders, see
 // projection-events/index.ts).
+export { AgentRuntimeProjectionFault, ready } from "./core.js";
 export * from "./contracts.js";
 export * from "./projection.js";
 export * from "./projection-events/index.js";

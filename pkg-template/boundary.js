@@ -2,7 +2,11 @@
 // buffer, input checks with TypeErrors that name the call, and the options of the projection
 // functions. Every other wrapper file goes through these.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { core } from "./core.js";
+import { AgentRuntimeProjectionFault, core, guard } from "./core.js";
+
+function instanceReady() {
+  return core.exports !== null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Input: JSON text written straight into the module's input buffer.
@@ -52,12 +56,17 @@ export function anyJsonText(value, what) {
   return jsonText(value, what);
 }
 
-/** Call a Rust function that reports input errors as JS Errors; rethrow them as TypeErrors. */
+/**
+ * Call into the module on behalf of the public function `what`. Input errors the Rust side
+ * reports come back as TypeErrors naming `what`; a trap of the module is an
+ * `AgentRuntimeProjectionFault` (core.js restarts the module).
+ */
 export function call(what, fn) {
   try {
-    return fn();
+    return guard(what, fn);
   } catch (error) {
-    if (error instanceof TypeError) throw error;
+    if (error instanceof TypeError || error instanceof AgentRuntimeProjectionFault) throw error;
+    if (!instanceReady()) throw error;
     const message = error && typeof error.message === "string" ? error.message : String(error);
     throw new TypeError(`${what}: ${message}`);
   }

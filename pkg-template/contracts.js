@@ -5,11 +5,15 @@ import { anyJsonText, call, describe, jsonText, putText } from "./boundary.js";
 import { parseWire } from "./wire.js";
 import { fixturesJson } from "./glue/fixtures.js";
 import { schemasJson } from "./glue/schemas.js";
+import { constantsJson } from "./glue/constants.js";
+import { track, checkGeneration } from "./core.js";
 
 // ---------------------------------------------------------------------------------------------
 // Constants, schemas, fixtures
 
-const constants = JSON.parse(wasm.constants_json());
+// Written at build time from the module's own constants (scripts/assemble-pkg.mjs), so importing
+// the package needs no call into the module.
+const constants = JSON.parse(constantsJson);
 // The schema documents ship as JSON text in glue/schemas.js (scripts/assemble-pkg.mjs writes it
 // from schemas/*.json); the wasm module names them but does not carry them.
 constants.schemas = JSON.parse(schemasJson);
@@ -40,8 +44,10 @@ export function getAgentUiFixture(id) {
   return fixture;
 }
 
+const EVENT_CLASSES = new Set(AGENT_UI_EVENT_CLASSES);
+
 export function isAgentUiEventClass(value) {
-  return typeof value === "string" && wasm.is_agent_ui_event_class(value);
+  return typeof value === "string" && EVENT_CLASSES.has(value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,18 +139,20 @@ export function validateRuntimeCapabilityManifest(input) {
 // Sequence verification
 
 export function createRuntimeSequenceVerifier() {
-  const verifier = new wasm.WasmSequenceVerifier();
+  const verifier = call("createRuntimeSequenceVerifier", () => new wasm.WasmSequenceVerifier());
+  const generation = track(verifier);
+  const violations = (what) => {
+    checkGeneration(generation);
+    return parseWire(call(what, () => verifier.violations()), []);
+  };
   return {
     push(event) {
+      checkGeneration(generation);
       const text = anyJsonText(event, "Runtime event");
       return parseWire(call("push", () => verifier.push(putText(text))), []);
     },
-    finalize() {
-      return parseWire(verifier.violations(), []);
-    },
-    getViolations() {
-      return parseWire(verifier.violations(), []);
-    },
+    finalize: () => violations("finalize"),
+    getViolations: () => violations("getViolations"),
   };
 }
 
@@ -168,40 +176,48 @@ function statusArg(value, what) {
 }
 
 export function normalizeRuntimeStatusValue(value) {
-  return wasm.normalize_runtime_status_value(statusArg(value, "normalizeRuntimeStatusValue"));
+  const given = statusArg(value, "normalizeRuntimeStatusValue");
+  return call("normalizeRuntimeStatusValue", () => wasm.normalize_runtime_status_value(given));
 }
 export function runtimeTurnTerminalKindFromStatus(value) {
-  return wasm.runtime_turn_terminal_kind_from_status(statusArg(value, "runtimeTurnTerminalKindFromStatus"));
+  const given = statusArg(value, "runtimeTurnTerminalKindFromStatus");
+  return call("runtimeTurnTerminalKindFromStatus", () => wasm.runtime_turn_terminal_kind_from_status(given));
 }
 export function runtimeTurnTerminalProjectionFromKind(kind) {
+  const given = typeof kind === "string" ? kind : "";
   const projection = JSON.parse(
-    wasm.runtime_turn_terminal_projection_from_kind(typeof kind === "string" ? kind : ""),
+    call("runtimeTurnTerminalProjectionFromKind", () => wasm.runtime_turn_terminal_projection_from_kind(given)),
   );
   // The reference echoes the kind it was given, whatever it is.
   projection.kind = kind;
   return projection;
 }
 export function runtimeTurnTerminalProjectionFromStatus(value) {
-  const text = wasm.runtime_turn_terminal_projection_from_status(
-    statusArg(value, "runtimeTurnTerminalProjectionFromStatus"),
-  );
+  const given = statusArg(value, "runtimeTurnTerminalProjectionFromStatus");
+  const text = call("runtimeTurnTerminalProjectionFromStatus", () => wasm.runtime_turn_terminal_projection_from_status(given));
   return text === undefined ? undefined : JSON.parse(text);
 }
 export function normalizeRuntimeTurnTerminalEventClass(value) {
-  return wasm.normalize_runtime_turn_terminal_event_class(statusArg(value, "normalizeRuntimeTurnTerminalEventClass"));
+  const given = statusArg(value, "normalizeRuntimeTurnTerminalEventClass");
+  return call("normalizeRuntimeTurnTerminalEventClass", () => wasm.normalize_runtime_turn_terminal_event_class(given));
 }
 export function isRuntimeTurnTerminalEventClass(value) {
-  return wasm.is_runtime_turn_terminal_event_class(statusArg(value, "isRuntimeTurnTerminalEventClass"));
+  const given = statusArg(value, "isRuntimeTurnTerminalEventClass");
+  return call("isRuntimeTurnTerminalEventClass", () => wasm.is_runtime_turn_terminal_event_class(given));
 }
 export function isLegacyRuntimeTurnTerminalEventClass(value) {
-  return wasm.is_legacy_runtime_turn_terminal_event_class(statusArg(value, "isLegacyRuntimeTurnTerminalEventClass"));
+  const given = statusArg(value, "isLegacyRuntimeTurnTerminalEventClass");
+  return call("isLegacyRuntimeTurnTerminalEventClass", () => wasm.is_legacy_runtime_turn_terminal_event_class(given));
 }
 export function isRuntimeTerminalStatusValue(value) {
-  return wasm.is_runtime_terminal_status_value(statusArg(value, "isRuntimeTerminalStatusValue"));
+  const given = statusArg(value, "isRuntimeTerminalStatusValue");
+  return call("isRuntimeTerminalStatusValue", () => wasm.is_runtime_terminal_status_value(given));
 }
 export function isRuntimeSettledStatusValue(value) {
-  return wasm.is_runtime_settled_status_value(statusArg(value, "isRuntimeSettledStatusValue"));
+  const given = statusArg(value, "isRuntimeSettledStatusValue");
+  return call("isRuntimeSettledStatusValue", () => wasm.is_runtime_settled_status_value(given));
 }
 export function runtimeStatusForTerminalEventClass(value) {
-  return wasm.runtime_status_for_terminal_event_class(statusArg(value, "runtimeStatusForTerminalEventClass"));
+  const given = statusArg(value, "runtimeStatusForTerminalEventClass");
+  return call("runtimeStatusForTerminalEventClass", () => wasm.runtime_status_for_terminal_event_class(given));
 }

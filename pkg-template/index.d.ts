@@ -23,6 +23,24 @@ export type { AgentUiEventClass } from "./glue/event-classes.js";
 // The UI projection-event layer (compiled from pkg-template/projection-events/*.ts).
 export * from "./projection-events/index.js";
 
+// --- loading and faults ---------------------------------------------------------------------------
+/**
+ * Resolves once the package is usable. Where the host compiles WebAssembly synchronously (Node,
+ * workers, current browsers) it is resolved at import; where synchronous compilation is refused,
+ * the module compiles in the background and every call throws until `ready` resolves.
+ */
+export declare const ready: Promise<void>;
+/**
+ * A trap or internal error of the WebAssembly module (never a TypeError). The module is restarted,
+ * so later calls work; projectors and verifiers made before the fault throw it when used.
+ */
+export declare class AgentRuntimeProjectionFault extends Error {
+  readonly name: "AgentRuntimeProjectionFault";
+  /** The public function (or method) that was running. */
+  readonly call: string;
+  readonly cause: unknown;
+}
+
 // --- constants, schemas, fixtures -------------------------------------------------------------
 export declare const AGENT_UI_FIXTURE_SCHEMA_VERSION: "agent-ui-fixture/v0.1";
 export declare const AGENT_UI_EVENT_CLASSES: readonly AgentUiEventClass[];
@@ -171,8 +189,21 @@ export declare function generateRuntimeEvents(
   options?: RuntimeEventGeneratorOptions,
 ): AgentRuntimeExecutionEvent[];
 
+/** What every projector of this package adds to the reference's: change listeners and release. */
+export interface ProjectorLifecycle {
+  /**
+   * Call `listener()` after every change of the state (an accepted event, a hydrate, a reset; not
+   * a duplicate event). Returns the function that unsubscribes it. With `getState`, this is what
+   * React's `useSyncExternalStore(projector.subscribe, projector.getState)` needs.
+   */
+  subscribe(listener: () => void): () => void;
+  /** Release the projector's WebAssembly memory now (idempotent); any later call throws. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
 /** The reference projector; every returned state is immutable and shares unchanged subtrees. */
-export interface AgentUiProjector {
+export interface AgentUiProjector extends ProjectorLifecycle {
   getState(): AgentUiProjectionState;
   hydrate(input?: AgentRuntimeProjectionInput): AgentUiProjectionState;
   apply(event: AgentRuntimeExecutionEvent): AgentUiProjectionState;
@@ -192,14 +223,12 @@ export interface ProjectorChange {
   /** Events accepted so far. */
   eventCount: number;
 }
-export interface Projector {
+export interface Projector extends ProjectorLifecycle {
   getState(): AgentUiProjectionState;
   apply(event: AgentRuntimeExecutionEvent): ProjectorChange;
   applyMany(events: readonly AgentRuntimeExecutionEvent[]): ProjectorChange;
   hydrate(input?: AgentRuntimeProjectionInput): ProjectorChange;
   reset(): void;
-  /** Release the WebAssembly memory now (otherwise it is released when garbage collected). */
-  free(): void;
 }
 export declare function createProjector(
   initialInput?: AgentRuntimeProjectionInput & ProjectorOptions,

@@ -14,6 +14,11 @@ import {
   requireEventList,
 } from "./boundary.js";
 import { applyPatch, parseWire } from "./wire.js";
+import { checkGeneration, core as instance, track } from "./core.js";
+
+function currentGeneration() {
+  return instance.generation;
+}
 
 export { PROJECTOR_OPTIONS } from "./boundary.js";
 
@@ -102,17 +107,33 @@ class ProjectorCore {
     this.what = what;
     this.redact = redactOption(input, options, what);
     const { events, sourceCount } = projectionInput(input, what);
-    this.inner = new wasm.WasmProjector(sourceCount);
+    this.inner = call(what, () => new wasm.WasmProjector(sourceCount));
+    this.generation = track(this.inner);
+    this.freed = false;
     this.events = [];
     this.state = undefined;
+    this.listeners = new Set();
     // Whether the Rust side changed since the last materialization.
     this.dirty = true;
     if (events.length > 0) this.hydrate(input);
   }
 
+  /** Throws if the projector was freed, or was made on an instance that has faulted since. */
+  check(what) {
+    if (this.freed) throw new Error(`${what}: the projector was freed`);
+    checkGeneration(this.generation);
+  }
+
+  /** The state changed: it will be materialized afresh, and every listener is told once. */
+  changed() {
+    this.dirty = true;
+    for (const listener of [...this.listeners]) listener();
+  }
+
   getState() {
+    this.check(`${this.what}.getState`);
     if (this.dirty) {
-      const patch = JSON.parse(this.inner.take_patch());
+      const patch = JSON.parse(call(`${this.what}.getState`, () => this.inner.take_patch()));
       this.state = applyPatch(this.state, patch, this.events);
       this.dirty = false;
     }
@@ -121,6 +142,7 @@ class ProjectorCore {
 
   apply(event) {
     const what = `${this.what}.apply`;
+    this.check(what);
     requireEvent(event, what);
     let text = jsonText(event, `${what}: event`);
     const redacted = this.redact ? redactText(text) : undefined;
@@ -128,13 +150,14 @@ class ProjectorCore {
     const accepted = call(what, () => this.inner.apply(putText(text), this.events.length));
     if (accepted) {
       this.events.push(event);
-      this.dirty = true;
+      this.changed();
     }
     return accepted;
   }
 
   applyMany(given) {
     const what = `${this.what}.applyMany`;
+    this.check(what);
     requireEventList(given, what);
     const { events, text } = eventsText(given, this.redact, `${what}: events`);
     const flags = call(what, () => this.inner.apply_many(putText(text), this.events.length));
@@ -145,12 +168,13 @@ class ProjectorCore {
         accepted++;
       }
     }
-    if (accepted > 0) this.dirty = true;
+    if (accepted > 0) this.changed();
     return accepted;
   }
 
   hydrate(input) {
     const what = `${this.what}.hydrate`;
+    this.check(what);
     const { events, sourceCount } = projectionInput(input, what);
     const seen = new Set();
     const unique = [];
@@ -166,23 +190,45 @@ class ProjectorCore {
     );
     call(what, () => this.inner.hydrate(putText(text), sourceCount));
     this.events = kept;
-    this.dirty = true;
+    this.changed();
   }
 
   reset() {
-    this.inner.reset();
+    const what = `${this.what}.reset`;
+    this.check(what);
+    call(what, () => this.inner.reset());
     this.events = [];
-    this.dirty = true;
+    this.changed();
+  }
+
+  /** `listener()` after every change of the state; returns the function that unsubscribes it. */
+  subscribe(listener) {
+    if (typeof listener !== "function") {
+      throw new TypeError(`${this.what}.subscribe: listener must be a function, got ${describe(listener)}.`);
+    }
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   get eventCount() {
     return this.events.length;
   }
 
+  /** Release the projector's WebAssembly memory now (idempotent); later calls throw. */
   free() {
-    this.inner.free();
+    if (this.freed) return;
+    this.freed = true;
+    this.listeners.clear();
+    this.state = undefined;
+    this.events = [];
+    // Made on an instance that faulted since: already detached, nothing to release.
+    if (this.generation === currentGeneration()) call(`${this.what}.free`, () => this.inner.free());
   }
 }
+
+const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for("Symbol.dispose");
 
 /**
  * The reference projector: `apply`, `hydrate`, `reset` return the new state; `applyMany` applies
@@ -210,6 +256,9 @@ export function createAgentUiProjector(initialInput, options) {
       core.reset();
       return core.getState();
     },
+    subscribe: (listener) => core.subscribe(listener),
+    free: () => core.free(),
+    [DISPOSE]: () => core.free(),
   };
 }
 
@@ -236,8 +285,8 @@ export function createProjector(initialInput, options) {
     reset() {
       core.reset();
     },
-    free() {
-      core.free();
-    },
+    subscribe: (listener) => core.subscribe(listener),
+    free: () => core.free(),
+    [DISPOSE]: () => core.free(),
   };
 }

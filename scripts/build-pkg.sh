@@ -5,14 +5,23 @@
 #          --profiling  the release package, plus a copy for CPU profiles in Node at
 #                       target/pkg-profiling whose .wasm keeps its function names
 #                       (bench/profile.mjs reads it; its inlined browser bytes are not updated).
+#          --test-faults  the release package with the test-only `test_trap` export, into
+#                       target/pkg-test-faults (not pkg/), built in its own target directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 
 MODE=release
 PROFILING=0
+FEATURES=()
+OUT=pkg
 if [[ "${1:-}" == "--debug" ]]; then MODE=debug; fi
 if [[ "${1:-}" == "--profiling" ]]; then PROFILING=1; fi
+if [[ "${1:-}" == "--test-faults" ]]; then
+  FEATURES=(--features test-faults)
+  OUT=target/pkg-test-faults
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/test-faults"
+fi
 
 bash scripts/ensure-tools.sh
 
@@ -20,16 +29,16 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 CRATE=agent_runtime_projection
 if [[ "$MODE" == release ]]; then
   # `wasm-release` (Cargo.toml): the release profile optimized for size.
-  cargo build --lib --profile wasm-release --target wasm32-unknown-unknown
+  cargo build --lib --profile wasm-release --target wasm32-unknown-unknown "${FEATURES[@]}"
   WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/$CRATE.wasm"
 else
   cargo build --lib --target wasm32-unknown-unknown --features panic-hook
   WASM="$TARGET_DIR/wasm32-unknown-unknown/debug/$CRATE.wasm"
 fi
 
-rm -rf pkg
-mkdir -p pkg/glue
-wasm-bindgen --target web --out-dir pkg/glue --out-name "$CRATE" "$WASM"
+rm -rf "$OUT"
+mkdir -p "$OUT/glue"
+wasm-bindgen --target web --out-dir "$OUT/glue" --out-name "$CRATE" "$WASM"
 
 if [[ "$MODE" == release ]]; then
   # Features the Rust wasm32 target enables by default (so wasm-opt keeps what rustc emitted).
@@ -40,11 +49,11 @@ if [[ "$MODE" == release ]]; then
   node_modules/.bin/wasm-opt -O3 --low-memory-unused --converge --strip-debug --strip-producers \
     --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-reference-types --enable-multivalue \
-    "pkg/glue/${CRATE}_bg.wasm" -o "pkg/glue/${CRATE}_bg.opt.wasm"
-  mv "pkg/glue/${CRATE}_bg.opt.wasm" "pkg/glue/${CRATE}_bg.wasm"
+    "$OUT/glue/${CRATE}_bg.wasm" -o "$OUT/glue/${CRATE}_bg.opt.wasm"
+  mv "$OUT/glue/${CRATE}_bg.opt.wasm" "$OUT/glue/${CRATE}_bg.wasm"
 fi
 
-node scripts/assemble-pkg.mjs
+PKG_OUT="$OUT" node scripts/assemble-pkg.mjs
 
 if [[ "$PROFILING" == 1 ]]; then
   PROF="$ROOT/target/pkg-profiling"

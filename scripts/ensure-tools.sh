@@ -23,7 +23,8 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIN
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-if [[ ! -x node_modules/.bin/wasm-opt || ! -x node_modules/.bin/tsc || ! -d node_modules/playwright-core ]]; then
+if [[ ! -x node_modules/.bin/wasm-opt || ! -x node_modules/.bin/tsc || ! -x node_modules/.bin/vitest ||
+      ! -d node_modules/playwright-core || ! -d node_modules/jsdom || ! -d node_modules/happy-dom ]]; then
   echo "ensure-tools: npm ci"
   # npm 11 rejects this lock file over a Windows-only optional dependency of vite that it does not
   # record ("Missing: napi-windows-process-start-time"); fall back to a plain install of the same

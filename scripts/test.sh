@@ -62,6 +62,9 @@ run_suite "wasm-bindgen-test (Chromium)" cargo_counts env WASM_BINDGEN_USE_BROWS
 echo
 echo "=== build pkg/"
 bash scripts/build-pkg.sh
+echo
+echo "=== build target/pkg-test-faults (the package with a test-only trap, for tests/js/faults.test.mjs)"
+bash scripts/build-pkg.sh --test-faults
 
 run_suite "node:test tests/js (pkg API)" node_counts node --test tests/js/
 run_suite "tsc --strict consumer" check_counts tsc_check

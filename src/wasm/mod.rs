@@ -23,3 +23,14 @@ pub mod types;
 pub fn install_panic_hook() {
     console_error_panic_hook::set_once();
 }
+
+/// Test hook (the `test-faults` feature only): trap inside the module, to test that the package
+/// survives it. `kind` 1 panics (an abort in wasm); anything else executes `unreachable`.
+#[cfg(feature = "test-faults")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn test_trap(kind: u32) {
+    if kind == 1 {
+        panic!("test_trap: a forced panic");
+    }
+    core::arch::wasm32::unreachable()
+}

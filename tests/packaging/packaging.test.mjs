@@ -1,5 +1,7 @@
 // Packaging: the npm tarball of pkg/ works (1) in plain Node ESM, (2) in a Vite + React app
-// built for production and rendered in headless Chromium, (3) in a plain page without a bundler.
+// built for production and rendered in headless Chromium, (3) in a plain page without a bundler,
+// (4) in a page that refuses synchronous WebAssembly compilation, (5) in a module worker, and
+// (6) in a React app's own component tests under vitest (node, jsdom and happy-dom).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -135,3 +137,63 @@ test("plain page without a bundler imports the browser entry", async () => {
     server.close();
   }
 });
+
+/** The plain pages' origin: the installed package under /pkg/, the pages at /. */
+async function servePlain() {
+  return serve({ "/pkg/": join(appDir, "node_modules", ...PKG_NAME.split("/")), "/": join(here, "plain") });
+}
+
+test("a page that refuses synchronous compilation imports the package, awaits ready, projects", async () => {
+  const { server, origin } = await servePlain();
+  try {
+    const { page, errors } = await render(origin, "/nosync.html", "#out:not(:text('loading'))");
+    const out = JSON.parse(await page.textContent("#out"));
+    const expected = api.projectAgentUiState({ executionEvents: api.getAgentUiFixture("hitl-action").events });
+    assert.deepEqual(out, {
+      beforeReady: "projectAgentUiState: the WebAssembly module is still compiling; await the package's `ready` promise first",
+      status: expected.runtime.status,
+      events: expected.readModel.events.length,
+      same: true,
+    });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.close();
+  }
+});
+
+test("a module worker imports the browser entry and projects", async () => {
+  const { server, origin } = await servePlain();
+  try {
+    const { page, errors } = await render(origin, "/worker.html", "#out:not(:text('loading'))");
+    const out = JSON.parse(await page.textContent("#out"));
+    const expected = api.projectAgentUiState({ executionEvents: api.getAgentUiFixture("hitl-action").events });
+    assert.deepEqual(out, { status: expected.runtime.status, events: expected.readModel.events.length, same: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.close();
+  }
+});
+
+for (const environment of ["node", "jsdom", "happy-dom"]) {
+  test(`vitest (${environment}): a React app's component tests import the packed package and project`, () => {
+    const vitest = join(root, "node_modules", ".bin", "vitest");
+    let output;
+    try {
+      output = execFileSync(vitest, ["run", "--config", "vitest/vitest.config.mjs", "--environment", environment, "--reporter", "json"], {
+        cwd: appDir,
+        encoding: "utf8",
+        // As a React app runs its tests (the Vite build above sets NODE_ENV=production in this process).
+        env: { ...process.env, NO_COLOR: "1", NODE_ENV: "test" },
+      });
+    } catch (error) {
+      assert.fail(`vitest failed under ${environment}:\n${error.stdout}\n${error.stderr}`);
+    }
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    const passed = report.testResults.flatMap((file) => file.assertionResults).filter((r) => r.status === "passed");
+    // Every environment runs the render test; the DOM ones the useSyncExternalStore test as well.
+    assert.equal(passed.length, environment === "node" ? 1 : 2, JSON.stringify(report.testResults, null, 1));
+    assert.equal(report.numFailedTests, 0);
+  });
+}

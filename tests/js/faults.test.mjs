@@ -1,0 +1,94 @@
+// Faults: a real trap inside the WebAssembly module (the test-only `test_trap` export of a release
+// build made with `scripts/build-pkg.sh --test-faults`) surfaces as an AgentRuntimeProjectionFault
+// naming the call; the package then works for every kind of export, and objects made before the
+// fault throw that fault instead of answering from lost state.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { repoRoot } from "./reference.mjs";
+
+const dir = join(repoRoot, "target", "pkg-test-faults");
+if (!existsSync(join(dir, "index.node.js"))) {
+  throw new Error(`${dir} is missing: build it with \`bash scripts/build-pkg.sh --test-faults\``);
+}
+const api = await import(join(dir, "index.node.js"));
+const { __trapForTesting } = await import(join(dir, "core.js"));
+
+const fixture = api.getAgentUiFixture("tool-success");
+const events = fixture.events;
+
+/** Every kind of export, used once; returns what they gave. */
+function useEverything() {
+  const state = api.projectAgentUiState({ executionEvents: events });
+  const projector = api.createAgentUiProjector();
+  for (const event of events) projector.apply(event);
+  assert.deepStrictEqual(projector.getState(), state);
+  const lean = api.createProjector();
+  assert.equal(lean.applyMany(events).accepted, events.length);
+  const verifier = api.createRuntimeSequenceVerifier();
+  for (const event of events) verifier.push(event);
+  return {
+    state,
+    issues: api.collectRuntimeEventsValidationIssues(events),
+    validated: api.validateRuntimeEvent(events[0]),
+    violations: verifier.finalize(),
+    sequence: api.verifyRuntimeEventSequence(events),
+    readModel: api.projectAgentRuntimeReadModel({ executionEvents: events }),
+    replay: api.replayAgentUiFixture(fixture).passed,
+    terminal: api.runtimeTurnTerminalKindFromStatus("completed"),
+    base: api.buildAgentUiProjectionBase({ sourceType: "text_delta" }, { sessionId: " s " }),
+    generated: api.generateRuntimeEvents(20, 3).length,
+  };
+}
+
+function expectFault(fn, call) {
+  assert.throws(fn, (error) => {
+    assert.ok(error instanceof api.AgentRuntimeProjectionFault, `expected a fault, got ${error}`);
+    assert.ok(error instanceof Error);
+    assert.ok(!(error instanceof TypeError));
+    assert.equal(error.name, "AgentRuntimeProjectionFault");
+    assert.equal(error.call, call);
+    assert.match(error.message, new RegExp(`^${call.replace(/[.]/g, "\\.")}: internal fault`));
+    return true;
+  });
+}
+
+test("a trap is a fault, and every export works after it; objects made before it throw the fault", () => {
+  const before = useEverything();
+  const oldProjector = api.createAgentUiProjector();
+  oldProjector.apply(events[0]);
+  const oldLean = api.createProjector();
+  const oldVerifier = api.createRuntimeSequenceVerifier();
+
+  for (const kind of [0, 1]) {
+    expectFault(() => __trapForTesting(kind), "__trapForTesting");
+    assert.deepStrictEqual(useEverything(), before, `after trap kind ${kind}`);
+  }
+
+  let fault;
+  try {
+    oldProjector.apply(events[1]);
+  } catch (error) {
+    fault = error;
+  }
+  assert.ok(fault instanceof api.AgentRuntimeProjectionFault);
+  assert.throws(() => oldProjector.getState(), (error) => error === fault);
+  assert.throws(() => oldLean.apply(events[0]), api.AgentRuntimeProjectionFault);
+  assert.throws(() => oldVerifier.push(events[0]), api.AgentRuntimeProjectionFault);
+  // Freeing an object of a faulted instance is harmless (it was detached).
+  oldProjector.free();
+  oldLean.free();
+});
+
+test("a projector freed after a fault in another call keeps working until then", () => {
+  const projector = api.createProjector();
+  projector.apply(events[0]);
+  expectFault(() => __trapForTesting(0), "__trapForTesting");
+  assert.throws(() => projector.getState(), api.AgentRuntimeProjectionFault);
+  const fresh = api.createProjector();
+  fresh.applyMany(events);
+  assert.deepStrictEqual(fresh.getState(), api.projectAgentUiState({ executionEvents: events }));
+  fresh.free();
+  assert.throws(() => fresh.getState(), /freed/);
+});

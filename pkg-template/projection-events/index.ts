@@ -7,3 +7,5 @@ export * from "./normalization.js";
 export * from "./runtimeFacts.js";
 export * from "./envelope.js";
 export * from "./refs.js";
+export * from "./eventStore.js";
+export * from "./summary.js";

@@ -8,4 +8,5 @@ export * from "./runtimeFacts.js";
 export * from "./envelope.js";
 export * from "./refs.js";
 export * from "./eventStore.js";
+export * from "./incrementalStore.js";
 export * from "./summary.js";

@@ -7,3 +7,6 @@ export * from "./normalization.js";
 export * from "./runtimeFacts.js";
 export * from "./envelope.js";
 export * from "./refs.js";
+export * from "./eventStore.js";
+export * from "./incrementalStore.js";
+export * from "./summary.js";

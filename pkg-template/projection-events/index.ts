@@ -7,3 +7,6 @@ export * from "./normalization.js";
 export * from "./runtimeFacts.js";
 export * from "./envelope.js";
 export * from "./refs.js";
+export type { AgentUiToolLifecyclePayloadMetadata } from "./toolLifecycleMetadata.js";
+export type * from "./mcpElicitation.js";
+export type * from "./historyReplayVisualTypes.js";

@@ -11,6 +11,7 @@ export * from "./contextEvents.js";
 export * from "./diagnosticEvents.js";
 export * from "./hydrationEvents.js";
 export * from "./artifactEvents.js";
+export * from "./threadItems.js";
 export type { AgentUiToolLifecyclePayloadMetadata } from "./toolLifecycleMetadata.js";
 export type * from "./mcpElicitation.js";
 export type * from "./historyReplayVisualTypes.js";

@@ -51,7 +51,7 @@ export type AgentUiProjectionSourceType =
   | "evidence_projection" | "hydration_projection" | "performance_metric" | "queue_added"
   | "remote_task_projection" | "runtime_status" | "team_control_projection" | "text_delta"
   | "thinking_delta" | "tool_end" | "tool_input_delta" | "tool_output_delta" | "tool_progress"
-  | "tool_start" | (string & {});
+  | "tool_start" | string;
 
 export interface AgentUiProjectionRefs {
   artifactIds?: string[];

@@ -7,3 +7,12 @@ export * from "./normalization.js";
 export * from "./runtimeFacts.js";
 export * from "./envelope.js";
 export * from "./refs.js";
+export * from "./lifecycle.js";
+export * from "./conversationEvents.js";
+export * from "./toolEvents.js";
+export * from "./actions.js";
+export * from "./planApproval.js";
+export * from "./permissionEvents.js";
+export * from "./routing.js";
+// Its extractor stays internal to the layer (the reference exports only the type).
+export type { AgentUiToolLifecyclePayloadMetadata } from "./toolLifecycleMetadata.js";

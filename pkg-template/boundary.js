@@ -2,7 +2,7 @@
 // buffer, input checks with TypeErrors that name the call, and the options of the projection
 // functions. Every other wrapper file goes through these.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { AgentRuntimeProjectionFault, core, guard } from "./core.js";
+import { AgentRuntimeProjectionFault, core, guard, isolated } from "./core.js";
 
 function instanceReady() {
   return core.exports !== null;
@@ -56,6 +56,14 @@ export function anyJsonText(value, what) {
   return jsonText(value, what);
 }
 
+/** The error a caller sees for `error`, thrown by a call into the module for `what`. */
+function callerError(what, error) {
+  if (error instanceof TypeError || error instanceof AgentRuntimeProjectionFault) return error;
+  if (!instanceReady()) return error;
+  const message = error && typeof error.message === "string" ? error.message : String(error);
+  return new TypeError(`${what}: ${message}`);
+}
+
 /**
  * Call into the module on behalf of the public function `what`. Input errors the Rust side
  * reports come back as TypeErrors naming `what`; a trap of the module is an
@@ -65,10 +73,33 @@ export function call(what, fn) {
   try {
     return guard(what, fn);
   } catch (error) {
-    if (error instanceof TypeError || error instanceof AgentRuntimeProjectionFault) throw error;
-    if (!instanceReady()) throw error;
-    const message = error && typeof error.message === "string" ? error.message : String(error);
-    throw new TypeError(`${what}: ${message}`);
+    throw callerError(what, error);
+  }
+}
+
+/**
+ * Inputs of more UTF-16 units than this go to a fresh instance that is dropped after the call
+ * (`isolated`): a batch takes about 12 bytes of module memory per byte of input, which the
+ * installed instance would otherwise keep for the life of the page (linear memory never
+ * shrinks). Below it, the installed instance stays under ~32 MiB of working memory.
+ */
+export const ISOLATE_INPUT_UNITS = 2_000_000;
+
+/**
+ * `fn(len)` with `text` written into the module's input buffer (`len` its UTF-8 length): a
+ * batch call. Large inputs run on a fresh instance (see `ISOLATE_INPUT_UNITS`).
+ */
+export function callWithText(what, text, fn) {
+  return callSized(what, text.length > ISOLATE_INPUT_UNITS, () => fn(putText(text)));
+}
+
+/** `call`, on a fresh instance dropped afterwards when `large` (see `ISOLATE_INPUT_UNITS`). */
+export function callSized(what, large, fn) {
+  if (!large) return call(what, fn);
+  try {
+    return isolated(what, fn);
+  } catch (error) {
+    throw callerError(what, error);
   }
 }
 

@@ -1,7 +1,7 @@
 // The contracts package's API (@limecloud/agent-ui-contracts): constants, JSON Schemas,
 // conformance fixtures, validators, the sequence verifier and the turn-terminal helpers.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { anyJsonText, call, describe, jsonText, putText } from "./boundary.js";
+import { anyJsonText, call, callWithText, describe, jsonText, putText } from "./boundary.js";
 import { parseWire } from "./wire.js";
 import { fixturesJson } from "./glue/fixtures.js";
 import { schemasJson } from "./glue/schemas.js";
@@ -64,7 +64,7 @@ export class AgentUiContractValidationError extends Error {
 function collect(kind, input, path) {
   const root = path === undefined ? "$" : String(path);
   const text = anyJsonText(input, "Validation input");
-  return JSON.parse(call("Validation", () => wasm.collect_issues(kind, putText(text), root)));
+  return JSON.parse(callWithText("Validation", text, (len) => wasm.collect_issues(kind, len, root)));
 }
 
 function validate(kind, input) {
@@ -111,13 +111,13 @@ export function collectRuntimeEventsValidationIssues(events, path = "$") {
     const collect = startsWithBracket(events)
       ? wasm.collect_runtime_events_issues
       : wasm.collect_runtime_events_ndjson_issues;
-    return JSON.parse(call(what, () => collect(putText(events), root)));
+    return JSON.parse(callWithText(what, events, (len) => collect(len, root)));
   }
   if (!Array.isArray(events)) {
     throw new TypeError(`${what}: events must be an array or JSON text, got ${describe(events)}.`);
   }
   const text = jsonText(events, `${what}: events`);
-  return JSON.parse(call(what, () => wasm.collect_runtime_events_issues(putText(text), root)));
+  return JSON.parse(callWithText(what, text, (len) => wasm.collect_runtime_events_issues(len, root)));
 }
 export function validateRuntimeEvent(input) {
   return validate("runtimeEvent", input);
@@ -161,7 +161,7 @@ export function verifyRuntimeEventSequence(events) {
     throw new TypeError(`verifyRuntimeEventSequence: events must be an array, got ${describe(events)}.`);
   }
   const text = jsonText(events, "verifyRuntimeEventSequence: events");
-  return parseWire(call("verifyRuntimeEventSequence", () => wasm.verify_sequence(putText(text))), []);
+  return parseWire(callWithText("verifyRuntimeEventSequence", text, (len) => wasm.verify_sequence(len)), []);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -129,6 +129,34 @@ export function guard(what, fn) {
   }
 }
 
+/**
+ * Run `fn` (calls into the module on behalf of `what`) on a fresh instance of the module that is
+ * dropped afterwards, so the memory a large batch takes goes back to the host: linear memory
+ * never shrinks, and the installed instance keeps only what small calls need. A trap there is a
+ * fault of that call alone: the installed instance was not touched and stays.
+ */
+export function isolated(what, fn) {
+  requireInstance(what);
+  let instance;
+  try {
+    instance = glue.__newInstance(compiled);
+  } catch (error) {
+    // Synchronous instantiation refused by the host: the installed instance does the work.
+    if (error instanceof RangeError) return guard(what, fn);
+    throw error;
+  }
+  const installed = core.exports;
+  core.exports = instance.exports;
+  try {
+    return glue.__withInstance(instance, fn);
+  } catch (error) {
+    if (isTrap(error)) throw new AgentRuntimeProjectionFault(what, error);
+    throw error;
+  } finally {
+    core.exports = installed;
+  }
+}
+
 /** Remember a wasm-bindgen object of the current generation; returns the generation. */
 export function track(object) {
   live.add(new WeakRef(object));

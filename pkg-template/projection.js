@@ -3,6 +3,8 @@
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
   call,
+  callSized,
+  callWithText,
   describe,
   eventsText,
   jsonText,
@@ -30,7 +32,7 @@ export function projectAgentUiState(input, options) {
   const redact = redactOption(input, options, what);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return parseWire(call(what, () => wasm.project(putText(text), given.sourceCount)), events);
+  return parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount)), events);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
@@ -50,7 +52,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   }
   requireEventList(events, what);
   const text = jsonText(input, `${what}: input`);
-  return parseWire(call(what, () => wasm.project_from_session_snapshot(putText(text))), events);
+  return parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
 }
 
 export function projectAgentRuntimeReadModel(input, options) {
@@ -58,14 +60,14 @@ export function projectAgentRuntimeReadModel(input, options) {
   const redact = redactOption(input, options, what);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return parseWire(call(what, () => wasm.project_read_model(putText(text), given.sourceCount)), events);
+  return parseWire(callWithText(what, text, (len) => wasm.project_read_model(len, given.sourceCount)), events);
 }
 
 export function buildAgentUiSubagentsModel(events = []) {
   const what = "buildAgentUiSubagentsModel";
   requireEventList(events, what);
   const text = jsonText(events, `${what}: events`);
-  return parseWire(call(what, () => wasm.build_subagents_model(putText(text))), events);
+  return parseWire(callWithText(what, text, (len) => wasm.build_subagents_model(len)), events);
 }
 
 export function replayAgentUiFixture(fixture) {
@@ -75,7 +77,7 @@ export function replayAgentUiFixture(fixture) {
   }
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
-  return parseWire(call(what, () => wasm.replay_fixture(putText(text))), events);
+  return parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
 }
 
 export function normalizeRuntimeEvent(event) {
@@ -90,7 +92,8 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
   if (!Number.isInteger(n) || n < 0) throw new TypeError(`${what}: n must be a non-negative integer.`);
   if (!Number.isInteger(seed)) throw new TypeError(`${what}: seed must be an integer.`);
   const text = jsonText(options ?? {}, `${what}: options`);
-  return JSON.parse(call(what, () => wasm.generate_events(n, seed >>> 0, text)));
+  // ~520 bytes of output an event: large streams are generated on a fresh instance.
+  return JSON.parse(callSized(what, n > 4000, () => wasm.generate_events(n, seed >>> 0, text)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,8 +33,10 @@ writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n
 //   view of its memory the glue caches, then instantiate the module afresh (after a trap).
 const gluePath = join(pkg, "glue", `${crate}.js`);
 let glueText = readFileSync(gluePath, "utf8");
-// (Idempotent: a glue adapted by an earlier run is left as it is.)
-const adapted = glueText.includes("export function __replaceInstance(");
+// (Idempotent: what an earlier run added is replaced.)
+const MARK = "\n// Added by scripts/assemble-pkg.mjs";
+if (glueText.includes(MARK)) glueText = glueText.slice(0, glueText.indexOf(MARK));
+const adapted = glueText.includes("the module is instantiated by the package");
 const defaultUrl = `module_or_path = new URL('${crate}_bg.wasm', import.meta.url);`;
 if (!adapted && !glueText.includes(defaultUrl)) throw new Error("assemble-pkg: the glue's default module URL was not found");
 glueText = glueText.replace(
@@ -42,11 +44,10 @@ glueText = glueText.replace(
   'throw new Error("agent-runtime-projection: the module is instantiated by the package\'s loader");',
 );
 const caches = [...glueText.matchAll(/^let (cached\w*Memory0) = null;$/gm)].map(([, name]) => name);
-if (!adapted && (caches.length === 0 || !/^let wasmModule, wasmInstance, wasm;$/m.test(glueText))) {
+if (caches.length === 0 || !/^let wasmModule, wasmInstance, wasm;$/m.test(glueText)) {
   throw new Error("assemble-pkg: the glue's instance state was not found (wasm-bindgen version changed?)");
 }
-if (!adapted) glueText += `
-// Added by scripts/assemble-pkg.mjs: instance replacement for pkg/core.js (after a trap).
+glueText += `${MARK}: instance replacement for pkg/core.js (after a trap).
 function __dropInstance() {
     wasm = undefined;
     wasmInstance = undefined;
@@ -61,6 +62,27 @@ export function __replaceInstance(module) {
 export function __replaceInstanceAsync(module) {
     __dropInstance();
     return __wbg_init({ module_or_path: module });
+}
+// A second, detached instance of \`module\` (started, not installed) for \`__withInstance\`.
+export function __newInstance(module) {
+    const instance = new WebAssembly.Instance(module, __wbg_get_imports());
+    return __withInstance(instance, () => {
+        wasm.__wbindgen_start();
+        return instance;
+    });
+}
+// Run \`fn\` with \`instance\` as the glue's instance, then put the installed one back.
+export function __withInstance(instance, fn) {
+    const saved = [wasm, wasmInstance];
+    wasm = instance.exports;
+    wasmInstance = instance;
+${caches.map((name) => `    ${name} = null;`).join("\n")}
+    try {
+        return fn();
+    } finally {
+        [wasm, wasmInstance] = saved;
+${caches.map((name) => `        ${name} = null;`).join("\n")}
+    }
 }
 `;
 writeFileSync(gluePath, glueText);

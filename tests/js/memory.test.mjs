@@ -1,0 +1,43 @@
+// Memory that comes back: after a batch returns, the package holds no more than 64 MiB of
+// WebAssembly memory above what it held before, whatever the batch size (large batches run on a
+// fresh instance that is dropped afterwards), and the result is the one the installed instance
+// computes.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { pkgEntry } from "./reference.mjs";
+
+const api = await import(pkgEntry);
+const { core } = await import(new URL("core.js", `file://${pkgEntry}`).href);
+const { ISOLATE_INPUT_UNITS } = await import(new URL("boundary.js", `file://${pkgEntry}`).href);
+
+const MiB = 2 ** 20;
+const memory = () => core.exports.memory.buffer.byteLength;
+
+test("a batch larger than the isolation threshold leaves the installed instance's memory as it was", () => {
+  const events = api.generateRuntimeEvents(12_000, 5);
+  assert.ok(JSON.stringify(events).length > ISOLATE_INPUT_UNITS, "the stream is above the threshold");
+  const before = memory();
+  const state = api.projectAgentUiState({ executionEvents: events });
+  const readModel = api.projectAgentRuntimeReadModel({ executionEvents: events });
+  const issues = api.collectRuntimeEventsValidationIssues(events);
+  const violations = api.verifyRuntimeEventSequence(events);
+  assert.ok(memory() - before <= 64 * MiB, `grew by ${(memory() - before) / MiB} MiB`);
+  // The same results as the installed instance's projector and per-event validator.
+  const projector = api.createProjector();
+  projector.applyMany(events);
+  assert.deepStrictEqual(state, projector.getState());
+  assert.deepStrictEqual(readModel, state.readModel);
+  assert.deepStrictEqual(issues, events.flatMap((e, i) => api.collectRuntimeEventValidationIssues(e, `$[${i}]`)));
+  assert.ok(Array.isArray(violations));
+  projector.free();
+  assert.equal(state.readModel.events[0].source, events[0], "sources are the caller's objects");
+});
+
+test("batches just under the threshold keep the installed instance within 64 MiB", () => {
+  // The largest batch the installed instance takes: ~ISOLATE_INPUT_UNITS of input.
+  let events = api.generateRuntimeEvents(4000, 6);
+  while (JSON.stringify(events).length > ISOLATE_INPUT_UNITS) events = events.slice(0, Math.floor(events.length * 0.9));
+  const before = memory();
+  for (let i = 0; i < 3; i++) api.projectAgentUiState({ executionEvents: events });
+  assert.ok(memory() - before <= 64 * MiB, `grew by ${(memory() - before) / MiB} MiB`);
+});

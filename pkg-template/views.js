@@ -68,7 +68,7 @@ const DEFAULT_SURFACE = RM.defaultSurface;
 
 const RESOLVED_FROM_KEY = RM.resolvedFromKey;
 const RUNTIME_VIEW_FIELDS = RULES.runtimeViewFields;
-const RUNTIME_IDLE = RULES.runtimeIdle;
+const RUNTIME_STATUSES = RULES.runtimeStatuses;
 const STATE_DELTA_CLASS = RULES.stateDeltaClass;
 const SUPERSESSION_FIELDS = RULES.supersessionFields;
 const SUBAGENT_THREAD_FIELDS = RULES.subagents.threadFields;
@@ -302,7 +302,7 @@ function runtimeView(status, event) {
 export function createRuntimeStatusAccumulator() {
   const what = "createRuntimeStatusAccumulator";
   const inner = new wasm.WasmRuntimeStatusAccumulator();
-  let view = runtimeView(inner.status(), undefined);
+  let view = runtimeView(RUNTIME_STATUSES[0], undefined);
   return {
     apply(event) {
       requireEvent(event, `${what}.apply`);
@@ -318,14 +318,15 @@ export function createRuntimeStatusAccumulator() {
         text(event.actionId),
         text(from),
       );
-      view = runtimeView(status, event);
+      view = runtimeView(RUNTIME_STATUSES[status], event);
       return view;
     },
     getStatus() {
       return view;
     },
     reset() {
-      view = runtimeView(inner.reset(), undefined);
+      inner.reset();
+      view = runtimeView(RUNTIME_STATUSES[0], undefined);
       return view;
     },
   };
@@ -380,15 +381,18 @@ let statusScan;
  * few fields the Rust scan reads, until it has the answer (usually at the last event).
  */
 export function runtimeStatusForEvents(events) {
-  requireEventList(events, "runtimeStatusForEvents");
+  const what = "runtimeStatusForEvents";
+  if (!Array.isArray(events)) throw new TypeError(`${what}: events must be an array, got ${describe(events)}.`);
   statusScan ??= new wasm.WasmRuntimeStatusScan();
   statusScan.reset();
-  let status;
-  for (let i = events.length - 1; i >= 0 && status === undefined; i--) {
+  let status = -1;
+  // Only the events read are checked (the scan usually stops at the last one).
+  for (let i = events.length - 1; i >= 0 && status < 0; i--) {
     const event = events[i];
+    requireEvent(event, `${what}: events[${i}]`);
     status = statusScan.step(text(event.id), text(event.eventClass), text(event.status), text(event.actionId));
   }
-  return runtimeView(status ?? RUNTIME_IDLE, events[events.length - 1]);
+  return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], events[events.length - 1]);
 }
 
 /** Whether a read-model projection is on the tool surface (TOOL_PROJECTION). */
@@ -417,10 +421,11 @@ export function projectAgentUiToolSurface(projections) {
 
 export function projectAgentUiMcpSurface(toolSurface) {
   const what = "projectAgentUiMcpSurface";
-  // Only the calls' MCP views cross (the reference's own read, with its TypeErrors).
+  // Only the calls' MCP views cross (the reference's own read, with its TypeErrors); the
+  // surface's `tools` are these very objects.
   const views = toolSurface.calls.map((call) => call.mcp);
-  const text = encodeWire(views);
-  return parseWire(call(what, () => wasm.mcp_surface_json(putText(text))), NO_EVENTS);
+  const text = jsonText(views, `${what}: toolSurface.calls[*].mcp`);
+  return parseWire(call(what, () => wasm.mcp_surface_json(putText(text))), views);
 }
 
 export function buildAgentUiCollaborationPayloadMetadata(input) {
@@ -507,16 +512,23 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   const what = "applyAgentRuntimeStateDeltasToProjectionState";
   requireEventList(events, what);
   // Deltas cross whole; of the other events only the fields that decide whether they supersede a
-  // delta (JSON.stringify keeps the listed keys).
-  const parts = new Array(events.length);
+  // delta.
+  const sent = new Array(events.length);
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
-    parts[i] =
-      event.eventClass === STATE_DELTA_CLASS
-        ? jsonText(event, `${what}: events[${i}]`)
-        : JSON.stringify(event, SUPERSESSION_FIELDS);
+    if (event.eventClass === STATE_DELTA_CLASS) {
+      sent[i] = event;
+      continue;
+    }
+    const fields = {};
+    for (let j = 0; j < SUPERSESSION_FIELDS.length; j++) {
+      const key = SUPERSESSION_FIELDS[j];
+      const value = event[key];
+      if (value !== undefined) fields[key] = value;
+    }
+    sent[i] = fields;
   }
-  const text = `[${parts.join(",")}]`;
+  const text = jsonText(sent, `${what}: events`);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false));
   try {
     return pass.is_empty() ? state : runDeltaPass(pass, state, what).state;

@@ -1068,8 +1068,9 @@ impl WholeStatePass {
 
     /// The state keys the pass reads or writes: the keys needed whole, and for `readModel` and
     /// `subagents` when only some of their keys are needed, those keys. The re-sync after each
-    /// patch reads `artifacts`, `evidence`, `hydration`, the subagents' `threads` and the read
-    /// model's artifact and evidence refs; a failure writes `diagnostics` and `hydration`.
+    /// patch reads `artifacts`, `evidence`, `hydration`, the subagents' `threads` (and writes
+    /// their status lists) and the read model's artifact and evidence refs; a failure writes
+    /// `diagnostics` and `hydration`.
     pub fn needed(&self) -> (Vec<String>, Vec<(&'static str, Vec<String>)>) {
         let mut whole: Vec<String> = ["artifacts", "evidence", "hydration", "diagnostics"]
             .into_iter()
@@ -1104,7 +1105,15 @@ impl WholeStatePass {
         if subagents_whole {
             whole.push("subagents".into());
         } else {
-            partial.push(("subagents", vec!["threads".to_string()]));
+            // The threads, and the keys the re-sync writes (to find them unchanged).
+            let keys = [
+                "threads",
+                "hasSubagents",
+                "activeThreadIds",
+                "completedThreadIds",
+                "failedThreadIds",
+            ];
+            partial.push(("subagents", keys.map(str::to_string).to_vec()));
         }
         (whole, partial)
     }

@@ -856,12 +856,21 @@ pub fn project_tool_surface(projections: &[Value]) -> Result<Val, String> {
 }
 
 /// `projectAgentUiMcpSurface(toolSurface)` (§3.8) from the `mcp` view of each of the tool
-/// surface's calls (`undefined` for a call without one). `Err` when `views` is not an array.
+/// surface's calls (`undefined` for a call without one). Its `tools` are the views themselves:
+/// `Val::Event(i)` stands for `views[i]`. `Err` when `views` is not an array.
 pub fn project_mcp_surface(views: &Val) -> Result<Val, String> {
     let Some(views) = views.as_arr() else {
         return Err("The calls' MCP views must be an array.".into());
     };
-    Ok(mcp_surface(
-        views.iter().filter(|m| m.truthy()).cloned().collect(),
-    ))
+    let (refs, tools): (Vec<Val>, Vec<Val>) = views
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.truthy())
+        .map(|(i, m)| (Val::Event(u32::try_from(i).unwrap_or(u32::MAX)), m.clone()))
+        .unzip();
+    let mut surface = mcp_surface(tools);
+    if let Val::Obj(o) = &mut surface {
+        std::rc::Rc::make_mut(o).set("tools", Val::arr(refs));
+    }
+    Ok(surface)
 }

@@ -285,6 +285,27 @@ pub fn is_tool_projection(
 /// The runtime status when no event decides one.
 pub const RUNTIME_IDLE: &str = "idle";
 
+/// Idle first, then every runtime status an event stands for (the JS side gets a status as its
+/// position here).
+pub const RUNTIME_STATUSES: [&str; 7] = [
+    RUNTIME_IDLE,
+    "running",
+    "waiting",
+    "blocked",
+    "completed",
+    "canceled",
+    "failed",
+];
+
+/// The position of `status` in [`RUNTIME_STATUSES`].
+pub fn runtime_status_code(status: &str) -> u8 {
+    RUNTIME_STATUSES
+        .iter()
+        .position(|s| *s == status)
+        .and_then(|i| u8::try_from(i).ok())
+        .unwrap_or(0)
+}
+
 /// The runtime status view's fields besides `status`, each the latest event's field.
 pub const RUNTIME_VIEW_FIELDS: [(&str, &str); 5] = [
     ("activeTurnId", "turnId"),
@@ -494,7 +515,7 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///    "actionRules": [{actionKinds, targetModules, labelKey, decision, defaultActionKind,
 ///    inputSourceRecovery}...], "fallbackAction": {labelKey, decision},
 ///    "surfaceRules": [{surface, classes, classPrefixes, kinds, phases}...], "defaultSurface"},
-///  "runtimeIdle", "stateDeltaClass", "supersessionFields",
+///  "runtimeStatuses", "stateDeltaClass", "supersessionFields",
 ///  "runtimeViewFields": [[viewKey, eventField]...],
 ///  "subagents": {"threadFields", "threadPayloadKeys"},
 ///  "toolProjection": {"surfaces", "kinds", "classPrefixes", "phases"},
@@ -585,7 +606,8 @@ pub fn rules_json() -> String {
         s.push('}');
     }
     s.push_str("]},");
-    str_member("runtimeIdle", RUNTIME_IDLE, &mut s);
+    key("runtimeStatuses", &mut s);
+    list(&RUNTIME_STATUSES, &mut s);
     s.push(',');
     str_member("stateDeltaClass", STATE_DELTA_CLASS, &mut s);
     s.push(',');
@@ -700,6 +722,14 @@ mod tests {
             display_status_key("x", Some("failed")),
             "agent.status.failed"
         );
+    }
+
+    #[test]
+    fn runtime_status_codes() {
+        assert_eq!(RUNTIME_STATUSES[0], RUNTIME_IDLE);
+        for (i, s) in RUNTIME_STATUSES.iter().enumerate() {
+            assert_eq!(usize::from(runtime_status_code(s)), i);
+        }
     }
 
     #[test]

@@ -126,7 +126,8 @@ impl WasmRuntimeStatusAccumulator {
     }
 
     /// Apply one event given by its `id`, `eventClass`, `status`, `actionId` and
-    /// `payload.resolvedFromEventId` (each `undefined` unless a string); returns the status.
+    /// `payload.resolvedFromEventId` (each `undefined` unless a string); returns the status (its
+    /// position in `view_rules::RUNTIME_STATUSES`).
     pub fn apply(
         &mut self,
         id: Option<String>,
@@ -134,7 +135,7 @@ impl WasmRuntimeStatusAccumulator {
         status: Option<String>,
         action_id: Option<String>,
         resolved_from: Option<String>,
-    ) -> String {
+    ) -> u8 {
         let facts = StatusFacts {
             id: id.as_deref(),
             cls: event_class.as_deref().unwrap_or(""),
@@ -142,18 +143,12 @@ impl WasmRuntimeStatusAccumulator {
             action_id: action_id.as_deref().filter(|s| !s.is_empty()),
             resolved_from: resolved_from.as_deref().filter(|s| !s.is_empty()),
         };
-        self.inner.apply(&facts).to_string()
+        view_rules::runtime_status_code(self.inner.apply(&facts))
     }
 
-    /// Forget everything; returns the status.
-    pub fn reset(&mut self) -> String {
+    /// Forget everything.
+    pub fn reset(&mut self) {
         self.inner = RuntimeStatusAcc::default();
-        self.inner.status().to_string()
-    }
-
-    /// The current status.
-    pub fn status(&self) -> String {
-        self.inner.status().to_string()
     }
 }
 
@@ -181,14 +176,15 @@ impl WasmRuntimeStatusScan {
     }
 
     /// The event before those fed so far, by its `id`, `eventClass`, `status` and `actionId`
-    /// (each `undefined` unless a string): the status once it decides it.
+    /// (each `undefined` unless a string): the status once it decides it (its position in
+    /// `view_rules::RUNTIME_STATUSES`), else -1.
     pub fn step(
         &mut self,
         id: Option<String>,
         event_class: Option<String>,
         status: Option<String>,
         action_id: Option<String>,
-    ) -> Option<String> {
+    ) -> i32 {
         let facts = StatusFacts {
             id: id.as_deref(),
             cls: event_class.as_deref().unwrap_or(""),
@@ -196,7 +192,9 @@ impl WasmRuntimeStatusScan {
             action_id: action_id.as_deref().filter(|s| !s.is_empty()),
             resolved_from: None,
         };
-        self.inner.step(&facts).map(str::to_string)
+        self.inner
+            .step(&facts)
+            .map_or(-1, |s| i32::from(view_rules::runtime_status_code(s)))
     }
 }
 
@@ -253,10 +251,10 @@ pub fn tool_surface_json(len: usize) -> Result<String, JsError> {
 }
 
 /// `projectAgentUiMcpSurface(toolSurface)`: the input buffer holds the calls' `mcp` views
-/// (`toolSurface.calls.map((call) => call.mcp)`), wire-encoded.
+/// (`toolSurface.calls.map((call) => call.mcp)`); `Val::Event(i)` in the result is view `i`.
 #[wasm_bindgen]
 pub fn mcp_surface_json(len: usize) -> Result<String, JsError> {
-    let views = Val::from_wire_json(&input_value(len)?);
+    let views = Val::from_json(&input_value(len)?);
     tool_surface::project_mcp_surface(&views)
         .map(|v| wire(&v))
         .map_err(|e| JsError::new(&e))

@@ -51,7 +51,11 @@ test("views: the recorded cases are there", { skip: !hasReference }, () => {
 for (const c of cases) {
   test(`views ${c.name}: tool and MCP surfaces of the recorded state`, () => {
     assert.deepStrictEqual(api.projectAgentUiToolSurface(c.batch.readModel.events), c.batch.toolCalls);
-    assert.deepStrictEqual(api.projectAgentUiMcpSurface(c.batch.toolCalls), c.batch.mcp);
+    const mcp = api.projectAgentUiMcpSurface(c.batch.toolCalls);
+    assert.deepStrictEqual(mcp, c.batch.mcp);
+    // As in the reference, the surface's tools are the calls' own views.
+    const views = new Set(c.batch.toolCalls.calls.map((call) => call.mcp));
+    for (const tool of mcp.tools) assert.ok(views.has(tool));
     for (const tool of c.batch.mcp.tools) {
       assert.equal(api.parseAgentUiMcpToolName(tool.fullName)?.toolName ?? tool.fullName, tool.toolName);
       assert.equal(api.classifyAgentUiMcpOperationKind(tool.fullName) ?? "tool", tool.operationKind);

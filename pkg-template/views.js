@@ -511,13 +511,18 @@ export function applyAgentRuntimeStateDeltaToProjectionState(state, event) {
 export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   const what = "applyAgentRuntimeStateDeltasToProjectionState";
   requireEventList(events, what);
+  // The events before the first delta are never read: nothing applies before it, and only later
+  // events supersede a delta.
+  let first = 0;
+  while (first < events.length && events[first].eventClass !== STATE_DELTA_CLASS) first++;
+  if (first === events.length) return state;
   // Deltas cross whole; of the other events only the fields that decide whether they supersede a
   // delta.
-  const sent = new Array(events.length);
-  for (let i = 0; i < events.length; i++) {
+  const sent = new Array(events.length - first);
+  for (let i = first; i < events.length; i++) {
     const event = events[i];
     if (event.eventClass === STATE_DELTA_CLASS) {
-      sent[i] = event;
+      sent[i - first] = event;
       continue;
     }
     const fields = {};
@@ -526,7 +531,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
       const value = event[key];
       if (value !== undefined) fields[key] = value;
     }
-    sent[i] = fields;
+    sent[i - first] = fields;
   }
   const text = jsonText(sent, `${what}: events`);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false));

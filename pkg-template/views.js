@@ -40,8 +40,17 @@ const TARGET_MODULE_KEY = RM.targetModuleKey;
 const CONTROLS_KEY = RM.controlsKey;
 const CONTROL_LABEL_PREFIX = RM.controlLabelPrefix;
 const ACTION_CLASSES = [ACTION_REQUIRED_CLASS, ...RM.actionTerminalClasses];
-const ACTION_RULES = RM.actionRules;
-const FALLBACK_ACTION = { ...RM.fallbackAction, defaultActionKind: "" };
+// Every action rule, and the fallback, as objects of one shape (one hidden class to read).
+const actionRule = (rule) => ({
+  actionKinds: rule.actionKinds ?? [],
+  targetModules: rule.targetModules ?? [],
+  labelKey: rule.labelKey,
+  decision: rule.decision,
+  defaultActionKind: rule.defaultActionKind ?? "",
+  inputSourceRecovery: rule.inputSourceRecovery ?? false,
+});
+const ACTION_RULES = RM.actionRules.map(actionRule);
+const FALLBACK_ACTION = actionRule(RM.fallbackAction);
 const RECOVERY_RULES = ACTION_RULES.filter((rule) => rule.inputSourceRecovery);
 
 function indexIn(list, value) {
@@ -104,6 +113,24 @@ function payloadText(event, key) {
   return typeof value === "string" ? value : "";
 }
 
+// The two payload fields every action rule reads, read by name: a named property read is much
+// cheaper than a computed one on payloads of many shapes. The tables must name the same fields.
+if (ACTION_KIND_KEY !== "actionKind" || TARGET_MODULE_KEY !== "targetModule") {
+  throw new Error("views.js: the rule tables read other payload fields than actionKind and targetModule");
+}
+
+function actionKindOf(event) {
+  const payload = event.payload;
+  const value = payload === undefined || payload === null ? undefined : payload.actionKind;
+  return typeof value === "string" ? value : "";
+}
+
+function targetModuleOf(event) {
+  const payload = event.payload;
+  const value = payload === undefined || payload === null ? undefined : payload.targetModule;
+  return typeof value === "string" ? value : "";
+}
+
 export function agentEventStatusKey(status) {
   const i = indexIn(STATUSES, status);
   return i < 0 ? DEFAULT_STATUS_KEY : STATUS_KEYS[i];
@@ -119,24 +146,27 @@ export function agentEventDisplayStatusKey(event) {
 }
 
 export function agentEventActionKind(event) {
-  return payloadText(event, ACTION_KIND_KEY);
+  return actionKindOf(event);
 }
 
 export function agentEventTargetModule(event) {
-  return payloadText(event, TARGET_MODULE_KEY);
+  return targetModuleOf(event);
 }
 
 function actionRuleFor(actionKind, targetModule, rules) {
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
-    if (indexIn(rule.actionKinds, actionKind) >= 0 || indexIn(rule.targetModules, targetModule) >= 0) return rule;
+    const kinds = rule.actionKinds;
+    for (let j = 0; j < kinds.length; j++) if (kinds[j] === actionKind) return rule;
+    const modules = rule.targetModules;
+    for (let j = 0; j < modules.length; j++) if (modules[j] === targetModule) return rule;
   }
   return undefined;
 }
 
 export function projectAgentRuntimeAction(event) {
-  const actionKind = payloadText(event, ACTION_KIND_KEY);
-  const targetModule = payloadText(event, TARGET_MODULE_KEY);
+  const actionKind = actionKindOf(event);
+  const targetModule = targetModuleOf(event);
   const rule = actionRuleFor(actionKind, targetModule, ACTION_RULES) ?? FALLBACK_ACTION;
   return {
     actionKind: actionKind || rule.defaultActionKind,
@@ -167,8 +197,7 @@ export function agentEventSurface(event) {
 export function isAgentInputSourceRecoveryEvent(event) {
   return (
     indexIn(ACTION_CLASSES, event.eventClass) >= 0 &&
-    actionRuleFor(payloadText(event, ACTION_KIND_KEY), payloadText(event, TARGET_MODULE_KEY), RECOVERY_RULES) !==
-      undefined
+    actionRuleFor(actionKindOf(event), targetModuleOf(event), RECOVERY_RULES) !== undefined
   );
 }
 
@@ -211,8 +240,8 @@ export function projectAgentRuntimeEvent(
     actions: open ? projectActions(event) : undefined,
     actionId: event.actionId,
     resolved,
-    actionKind: payloadText(event, ACTION_KIND_KEY),
-    targetModule: payloadText(event, TARGET_MODULE_KEY),
+    actionKind: actionKindOf(event),
+    targetModule: targetModuleOf(event),
   };
 }
 
@@ -397,10 +426,11 @@ export function runtimeStatusForEvents(events) {
 
 /** Whether a read-model projection is on the tool surface (TOOL_PROJECTION). */
 function isToolProjection(projection) {
-  const source = projection.source;
-  const eventClass = source.eventClass;
+  // Read in the reference's order (a malformed projection fails with its TypeError).
   if (indexIn(TOOL_PROJECTION.surfaces, projection.surface) >= 0) return true;
+  const source = projection.source;
   if (indexIn(TOOL_PROJECTION.kinds, source.kind) >= 0) return true;
+  const eventClass = source.eventClass;
   if (typeof eventClass === "string") {
     for (const prefix of TOOL_PROJECTION.classPrefixes) if (eventClass.startsWith(prefix)) return true;
   }

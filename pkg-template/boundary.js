@@ -113,7 +113,14 @@ export function requireEventList(events, what) {
   if (!Array.isArray(events)) {
     throw new TypeError(`${what}: executionEvents must be an array, got ${describe(events)}.`);
   }
-  for (let i = 0; i < events.length; i++) requireEvent(events[i], `${what}: executionEvents[${i}]`);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    // The message is built only for an event that is not an object (building it for every
+    // event cost more than the check).
+    if (typeof event !== "object" || event === null || Array.isArray(event)) {
+      requireEvent(event, `${what}: executionEvents[${i}]`);
+    }
+  }
   return events;
 }
 

@@ -22,6 +22,9 @@ export type * from "./glue/agent_runtime_projection.js";
 export type { AgentUiEventClass } from "./glue/event-classes.js";
 // The UI projection-event layer (compiled from pkg-template/projection-events/*.ts).
 export * from "./projection-events/index.js";
+// The views taken one at a time (read-model helpers, accumulators, state deltas, tool and MCP
+// surfaces, collaboration metadata, coding workbench) and their data types.
+export * from "./views.js";
 
 // --- loading and faults ---------------------------------------------------------------------------
 /**
@@ -130,6 +133,11 @@ export declare function runtimeStatusForTerminalEventClass(
 ): "completed" | "failed" | "canceled" | undefined;
 
 // --- projection ----------------------------------------------------------------------------------
+/**
+ * The event type a projection is over: `TEvent` as inferred from the input, or the base event
+ * type when nothing can be inferred (an empty `executionEvents: []` infers `never`).
+ */
+type EventOf<TEvent> = [TEvent] extends [never] ? AgentRuntimeExecutionEvent : TEvent;
 /** Options of the projection functions and projectors (all off by default). */
 export interface ProjectorOptions {
   /**
@@ -146,22 +154,26 @@ export declare const PROJECTOR_OPTIONS: readonly ["redactSecrets"];
  * Batch projection (linear in the number of events). `redactSecrets` may also be given on the
  * input object (`{executionEvents, redactSecrets: true}`).
  */
-export declare function projectAgentUiState(
-  input?: AgentRuntimeProjectionInput & ProjectorOptions,
+export declare function projectAgentUiState<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  input?: AgentRuntimeProjectionInput<TEvent> & ProjectorOptions,
   options?: ProjectorOptions,
-): AgentUiProjectionState;
+): AgentUiProjectionState<EventOf<TEvent>>;
 /** `projectAgentUiState` taking an event array or `{executionEvents, sourceCount}`. */
-export declare function project(
-  input: readonly AgentRuntimeExecutionEvent[] | (AgentRuntimeProjectionInput & ProjectorOptions),
+export declare function project<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  input: readonly TEvent[] | (AgentRuntimeProjectionInput<TEvent> & ProjectorOptions),
   options?: ProjectorOptions,
-): AgentUiProjectionState;
-export declare function projectAgentUiStateFromSessionSnapshot(input?: AgentUiSessionSnapshotInput): AgentUiProjectionState;
-export declare function projectAgentRuntimeReadModel(
-  input?: AgentRuntimeProjectionInput & ProjectorOptions,
+): AgentUiProjectionState<EventOf<TEvent>>;
+export declare function projectAgentUiStateFromSessionSnapshot<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  input?: AgentUiSessionSnapshotInput<TEvent>,
+): AgentUiProjectionState<EventOf<TEvent>>;
+export declare function projectAgentRuntimeReadModel<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  input?: AgentRuntimeProjectionInput<TEvent> & ProjectorOptions,
   options?: ProjectorOptions,
-): AgentRuntimeReadModel;
+): AgentRuntimeReadModel<EventOf<TEvent>>;
 export declare function buildAgentUiSubagentsModel(events?: readonly AgentRuntimeExecutionEvent[]): AgentUiSubagentsModel;
-export declare function replayAgentUiFixture(fixture: AgentUiFixture): AgentUiFixtureReplayResult;
+export declare function replayAgentUiFixture<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  fixture: AgentUiFixture<TEvent>,
+): AgentUiFixtureReplayResult<EventOf<TEvent>>;
 export declare function normalizeRuntimeEvent(event: Record<string, unknown>): AgentRuntimeExecutionEvent;
 
 /** Options of the event stream generator (all optional; ranges are inclusive `[min, max]`). */
@@ -203,18 +215,19 @@ export interface ProjectorLifecycle {
 }
 
 /** The reference projector; every returned state is immutable and shares unchanged subtrees. */
-export interface AgentUiProjector extends ProjectorLifecycle {
-  getState(): AgentUiProjectionState;
-  hydrate(input?: AgentRuntimeProjectionInput): AgentUiProjectionState;
-  apply(event: AgentRuntimeExecutionEvent): AgentUiProjectionState;
+export interface AgentUiProjector<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>
+  extends ProjectorLifecycle {
+  getState(): AgentUiProjectionState<TEvent>;
+  hydrate(input?: AgentRuntimeProjectionInput<TEvent>): AgentUiProjectionState<TEvent>;
+  apply(event: TEvent): AgentUiProjectionState<TEvent>;
   /** Apply events in order, crossing into WebAssembly once. */
-  applyMany(events: readonly AgentRuntimeExecutionEvent[]): AgentUiProjectionState;
-  reset(): AgentUiProjectionState;
+  applyMany(events: readonly TEvent[]): AgentUiProjectionState<TEvent>;
+  reset(): AgentUiProjectionState<TEvent>;
 }
-export declare function createAgentUiProjector(
-  initialInput?: AgentRuntimeProjectionInput & ProjectorOptions,
+export declare function createAgentUiProjector<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  initialInput?: AgentRuntimeProjectionInput<TEvent> & ProjectorOptions,
   options?: ProjectorOptions,
-): AgentUiProjector;
+): AgentUiProjector<EventOf<TEvent>>;
 
 /** What `createProjector().apply` reports: no state is built until `getState()`. */
 export interface ProjectorChange {
@@ -223,14 +236,15 @@ export interface ProjectorChange {
   /** Events accepted so far. */
   eventCount: number;
 }
-export interface Projector extends ProjectorLifecycle {
-  getState(): AgentUiProjectionState;
-  apply(event: AgentRuntimeExecutionEvent): ProjectorChange;
-  applyMany(events: readonly AgentRuntimeExecutionEvent[]): ProjectorChange;
-  hydrate(input?: AgentRuntimeProjectionInput): ProjectorChange;
+export interface Projector<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>
+  extends ProjectorLifecycle {
+  getState(): AgentUiProjectionState<TEvent>;
+  apply(event: TEvent): ProjectorChange;
+  applyMany(events: readonly TEvent[]): ProjectorChange;
+  hydrate(input?: AgentRuntimeProjectionInput<TEvent>): ProjectorChange;
   reset(): void;
 }
-export declare function createProjector(
-  initialInput?: AgentRuntimeProjectionInput & ProjectorOptions,
+export declare function createProjector<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
+  initialInput?: AgentRuntimeProjectionInput<TEvent> & ProjectorOptions,
   options?: ProjectorOptions,
-): Projector;
+): Projector<EventOf<TEvent>>;

@@ -154,3 +154,34 @@ export function applyPatch(prev, patch, events) {
   }
   return root;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Encoding, JS to Rust: the same escapes, for values that may hold `undefined` or stand for
+// objects the caller keeps (a projection state given to a Rust function).
+
+/** A placeholder for the `i`-th object of the list the decoder gets (written `"\u0000e<i>"`). */
+export class WireRef {
+  constructor(index) {
+    this.index = index;
+  }
+}
+
+/**
+ * Wire text of `value`: JSON, but `undefined` members and slots are kept (`"\u0000u"`), a
+ * string starting with U+0000 gets one more in front, a `WireRef` is written as a reference,
+ * and so is every object `refs` (a Map from object to index, optional) holds.
+ */
+export function encodeWire(value, refs) {
+  return JSON.stringify(value, function (key, x) {
+    if (typeof x === "string") return x.charCodeAt(0) === 0 ? `\u0000${x}` : x;
+    if (x === undefined) return "\u0000u";
+    if (typeof x === "object" && x !== null) {
+      if (x instanceof WireRef) return `\u0000e${x.index}`;
+      if (refs !== undefined) {
+        const i = refs.get(x);
+        if (i !== undefined) return `\u0000e${i}`;
+      }
+    }
+    return x;
+  });
+}

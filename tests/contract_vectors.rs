@@ -71,8 +71,12 @@ fn expected_val(v: &Value) -> Val {
     }
 }
 
-/// Recorded violations omit `scopeId`/`turnId` when undefined; ours keep the keys (as the
-/// reference's objects do), so restore them on the expected side.
+/// Recorded violations omit `scopeId`/`turnId` when undefined (JSON has no `undefined`). The
+/// reference's objects always have `turnId`, so it is restored on the expected side. `scopeId`
+/// is an own key holding `undefined` on some violations and absent from others: which, this data
+/// cannot tell, so an undefined `scopeId` is left out on both sides here
+/// ([`without_undefined_scope`]); tests/js/calls.test.mjs checks its presence against the
+/// reference's recorded calls, which keep own `undefined` keys.
 fn expected_violations(v: &Value) -> Val {
     let items = v.as_array().expect("violation list");
     Val::arr(
@@ -84,13 +88,40 @@ fn expected_violations(v: &Value) -> Val {
                 Obj::new()
                     .k("code", get("code"))
                     .k("eventId", get("eventId"))
-                    .k("scopeId", get("scopeId"))
+                    .c("scopeId", get("scopeId"))
                     .k("turnId", get("turnId"))
                     .k("message", get("message"))
                     .into_val()
             })
             .collect(),
     )
+}
+
+/// Violations (a list, or an object of lists) with an undefined `scopeId` left out.
+fn without_undefined_scope(v: Val) -> Val {
+    match &v {
+        Val::Arr(items) => Val::arr(
+            items
+                .iter()
+                .map(|x| match x.as_obj() {
+                    Some(o) if matches!(o.get("scopeId"), Some(Val::Undef)) => {
+                        let mut o = o.clone();
+                        o.remove("scopeId");
+                        o.into_val()
+                    }
+                    _ => x.clone(),
+                })
+                .collect(),
+        ),
+        Val::Obj(o) => {
+            let mut out = Obj::new();
+            for (k, x) in o.iter() {
+                out.set_dyn(k, without_undefined_scope(x.clone()));
+            }
+            out.into_val()
+        }
+        _ => v,
+    }
 }
 
 fn opt_str(arg: &Value) -> Option<&str> {
@@ -179,9 +210,9 @@ fn run(vector: &Value, fixtures: &[Value]) -> (Val, Val) {
         match f {
             "verifyRuntimeEventSequence" => {
                 let events = input.as_array().cloned().unwrap_or_default();
-                violations_to_val(&verify_runtime_event_sequence(&events))
+                without_undefined_scope(violations_to_val(&verify_runtime_event_sequence(&events)))
             }
-            "createRuntimeSequenceVerifier" => scripted_verifier(),
+            "createRuntimeSequenceVerifier" => without_undefined_scope(scripted_verifier()),
             "getAgentUiFixture" => {
                 let id = input.as_str().unwrap_or("");
                 match fixtures.iter().find(|x| x["id"] == id) {

@@ -54,22 +54,26 @@ pub struct Violation {
     pub code: &'static str,
     /// The triggering event's `id`, as given (`Undef` when absent).
     pub event_id: Val,
-    /// The scope concerned (`Undef` when not applicable).
-    pub scope_id: Val,
+    /// The scope concerned: `None` leaves the `scopeId` key out (the reference's duplicate-id
+    /// and repeated-terminal violations have none); `Some(Undef)` is an own key holding
+    /// `undefined` (a scope read from the event that it does not carry).
+    pub scope_id: Option<Val>,
     /// The triggering event's `turnId`, as given (`Undef` when absent).
     pub turn_id: Val,
     pub message: String,
 }
 
 impl Violation {
-    /// `{code, eventId, scopeId, turnId, message}`; `scopeId`/`turnId` are present even when
-    /// `undefined`, as in the reference.
+    /// `{code, eventId, scopeId, turnId, message}`; `turnId` is present even when `undefined`,
+    /// `scopeId` whenever the violation names a scope (as in the reference).
     pub fn to_val(&self) -> Val {
-        Obj::new()
+        let mut o = Obj::with_capacity(5)
             .k("code", Val::str(self.code))
-            .k("eventId", self.event_id.clone())
-            .k("scopeId", self.scope_id.clone())
-            .k("turnId", self.turn_id.clone())
+            .k("eventId", self.event_id.clone());
+        if let Some(scope) = &self.scope_id {
+            o.push("scopeId", scope.clone());
+        }
+        o.k("turnId", self.turn_id.clone())
             .k("message", Val::str(&self.message))
             .into_val()
     }
@@ -78,7 +82,9 @@ impl Violation {
 impl Drop for Violation {
     fn drop(&mut self) {
         drop_deep(std::mem::take(&mut self.event_id));
-        drop_deep(std::mem::take(&mut self.scope_id));
+        if let Some(v) = self.scope_id.take() {
+            drop_deep(v);
+        }
         drop_deep(std::mem::take(&mut self.turn_id));
     }
 }
@@ -235,7 +241,7 @@ impl SequenceVerifier {
                 self.violations.push(Violation {
                     code: "duplicate_event_id",
                     event_id: id_val(),
-                    scope_id: Val::Undef,
+                    scope_id: None,
                     turn_id: turn_val(),
                     message: format!(
                         "Runtime event id '{id}' appears more than once in the stream."
@@ -257,7 +263,7 @@ impl SequenceVerifier {
             },
             Some(t) => self.keyed(t),
         };
-        let mk = |code: &'static str, scope_id: Val, message: String| Violation {
+        let mk = |code: &'static str, scope_id: Option<Val>, message: String| Violation {
             code,
             event_id: id_val(),
             scope_id,
@@ -278,7 +284,7 @@ impl SequenceVerifier {
             };
             let v = mk(
                 "execution_after_turn_terminal",
-                scope,
+                Some(scope),
                 format!(
                     "Event '{class}' arrived after turn '{}' reached a terminal state.",
                     turn.text
@@ -307,7 +313,7 @@ impl SequenceVerifier {
                         };
                         out.push(mk(
                             code,
-                            Val::from_json(scope.src),
+                            Some(Val::from_json(scope.src)),
                             format!(
                                 "{class} for '{}' while {noun} with the same id is still active.",
                                 scope.text
@@ -342,7 +348,7 @@ impl SequenceVerifier {
                     } else {
                         out.push(mk(
                             code,
-                            Val::from_json(scope.src),
+                            Some(Val::from_json(scope.src)),
                             format!("{class} for '{}' has no matching {opener}.", scope.text),
                         ));
                     }
@@ -354,7 +360,7 @@ impl SequenceVerifier {
                     if !state.commands.contains(&scope.key) {
                         out.push(mk(
                             "command_output_without_start",
-                            Val::from_json(scope.src),
+                            Some(Val::from_json(scope.src)),
                             format!(
                                 "command.output for '{}' has no matching command.started.",
                                 scope.text
@@ -389,7 +395,7 @@ impl SequenceVerifier {
                                 format!("action.required for '{sid}' while an action with the same id is still pending."),
                             )
                         };
-                        out.push(mk(code, Val::str(sid), msg));
+                        out.push(mk(code, Some(Val::str(sid)), msg));
                     } else {
                         set.open(
                             Keyed {
@@ -416,7 +422,7 @@ impl SequenceVerifier {
                         };
                         out.push(mk(
                             code,
-                            Val::str(sid),
+                            Some(Val::str(sid)),
                             format!("{class} for '{sid}' has no matching tool.started."),
                         ));
                     }
@@ -431,7 +437,7 @@ impl SequenceVerifier {
                     } else {
                         out.push(mk(
                             "action_resolved_without_request",
-                            Val::str(sid),
+                            Some(Val::str(sid)),
                             format!("action.resolved for '{sid}' has no matching action.required."),
                         ));
                     }
@@ -454,7 +460,7 @@ impl SequenceVerifier {
                 if state.terminal {
                     out.push(mk(
                         "turn_terminal_repeated",
-                        Val::Undef,
+                        None,
                         format!(
                             "Turn '{}' reached a terminal state more than once.",
                             turn.text
@@ -497,7 +503,7 @@ impl SequenceVerifier {
                         for (scope_val, scope_text, opener_id) in set.drain() {
                             out.push(mk(
                                 code,
-                                scope_val,
+                                Some(scope_val),
                                 format!(
                                     "{opener} '{scope_text}' (event '{opener_id}') was not {verb} before {class}."
                                 ),

@@ -338,7 +338,15 @@ impl Val {
     /// Convert parsed JSON into a `Val`, putting array-index keys first as JS does.
     /// Iterative, so any nesting depth is safe.
     pub fn from_json(v: &serde_json::Value) -> Val {
-        from_json_iter(v)
+        from_json_iter(v, false)
+    }
+
+    /// [`Val::from_json`] of JSON written with the wire encoding (the JS wrapper's encoder for
+    /// values that may hold `undefined` or stand for objects the caller keeps): the string
+    /// `"\u0000u"` is `Undef`, `"\u0000e<i>"` is `Event(i)`, and a string starting with U+0000
+    /// loses that first U+0000.
+    pub fn from_wire_json(v: &serde_json::Value) -> Val {
+        from_json_iter(v, true)
     }
 
     /// Encode for the JS layer (see module docs).
@@ -372,6 +380,53 @@ impl Val {
         let mut s = String::new();
         stringify_val(self, &mut s, event_json);
         Some(s)
+    }
+}
+
+impl Val {
+    /// This value with every `Event(i)` replaced by `events[i]` (indexes past the list are
+    /// kept): for outputs that refer to events the caller does not hold. Containers without an
+    /// event are shared, not copied. Recursion is bounded as in [`Val::write_json`].
+    pub fn with_events(&self, events: &[Val]) -> Val {
+        match self {
+            Val::Event(i) => events
+                .get(*i as usize)
+                .cloned()
+                .unwrap_or_else(|| self.clone()),
+            Val::Arr(a) => {
+                let items: Vec<Val> = a.iter().map(|x| x.with_events(events)).collect();
+                if items.iter().zip(a.iter()).all(|(x, y)| same_ref(x, y)) {
+                    self.clone()
+                } else {
+                    Val::arr(items)
+                }
+            }
+            Val::Obj(o) => {
+                let mut changed = false;
+                let mut out = Obj::with_capacity(o.len());
+                for (k, x) in o.entries.iter() {
+                    let y = x.with_events(events);
+                    changed |= !same_ref(x, &y);
+                    out.entries.push((k.clone(), y));
+                }
+                if changed {
+                    out.into_val()
+                } else {
+                    self.clone()
+                }
+            }
+            _ => self.clone(),
+        }
+    }
+}
+
+/// The same container (`Rc`), or equal scalars.
+fn same_ref(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Arr(x), Val::Arr(y)) => Rc::ptr_eq(x, y),
+        (Val::Obj(x), Val::Obj(y)) => Rc::ptr_eq(x, y),
+        (Val::Arr(_) | Val::Obj(_), _) | (_, Val::Arr(_) | Val::Obj(_)) => false,
+        _ => deep_equal(a, b),
     }
 }
 
@@ -428,14 +483,33 @@ enum Frame<'a> {
     ),
 }
 
-fn scalar(v: &serde_json::Value) -> Option<Val> {
+fn scalar(v: &serde_json::Value, wire: bool) -> Option<Val> {
     Some(match v {
         serde_json::Value::Null => Val::Null,
         serde_json::Value::Bool(b) => Val::Bool(*b),
         serde_json::Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(s) if wire => wire_string(s),
         serde_json::Value::String(s) => Val::str(s),
         _ => return None,
     })
+}
+
+/// A string of the wire encoding (see [`Val::from_wire_json`]).
+fn wire_string(s: &str) -> Val {
+    let Some(rest) = s.strip_prefix('\0') else {
+        return Val::str(s);
+    };
+    if rest == "u" {
+        return Val::Undef;
+    }
+    if let Some(i) = rest
+        .strip_prefix('e')
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|d| d.parse::<u32>().ok())
+    {
+        return Val::Event(i);
+    }
+    Val::str(rest)
 }
 
 fn ordered_entries(
@@ -458,8 +532,8 @@ fn ordered_entries(
     out
 }
 
-fn from_json_iter(root: &serde_json::Value) -> Val {
-    if let Some(v) = scalar(root) {
+fn from_json_iter(root: &serde_json::Value, wire: bool) -> Val {
+    if let Some(v) = scalar(root, wire) {
         return v;
     }
     let mut stack: Vec<Frame> = Vec::new();
@@ -493,7 +567,7 @@ fn from_json_iter(root: &serde_json::Value) -> Val {
         };
         match next {
             Some(child) => {
-                if let Some(v) = scalar(child) {
+                if let Some(v) = scalar(child, wire) {
                     push_child(stack.last_mut(), v);
                 } else {
                     stack.push(open(child));
@@ -776,6 +850,24 @@ mod tests {
         assert_eq!(
             v.to_json(),
             r#"{"a":"\u0000u","b":"\u0000\u0000x","c":"\u0000e3"}"#
+        );
+    }
+
+    #[test]
+    fn wire_text_reads_back() {
+        let v = Obj::new()
+            .k("a", Val::Undef)
+            .k("b", Val::str("\u{0}x"))
+            .k("c", Val::Event(3))
+            .k("d", Val::arr(vec![Val::Undef, Val::str("\u{0}e")]))
+            .into_val();
+        let parsed: serde_json::Value =
+            serde_json::from_str(&v.to_json()).unwrap_or(serde_json::Value::Null);
+        assert!(deep_equal(&Val::from_wire_json(&parsed), &v));
+        // Plain JSON reading keeps the markers as text.
+        assert_eq!(
+            Val::from_json(&parsed).get("a").and_then(Val::as_str),
+            Some("\u{0}u")
         );
     }
 

@@ -11,6 +11,9 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use super::view_rules::{
+    CODING_CLASSES, CODING_CLASS_PREFIXES, CODING_PROFILE, CODING_TURN_PREFIX,
+};
 use crate::contract::event::Ev;
 use crate::contract::js::{is_js_whitespace, js_lower, js_trim, utf16_len, utf16_prefix};
 use crate::contract::val::{Obj, Val};
@@ -207,12 +210,9 @@ fn process_facts(x: Option<&Rec>) -> [Val; 10] {
 
 fn is_coding_event(ev: Ev<'_>) -> bool {
     let cls = ev.cls();
-    cls.starts_with("file.")
-        || cls.starts_with("patch.")
-        || cls.starts_with("command.")
-        || cls.starts_with("test.")
-        || cls == "sandbox.blocked"
-        || ev.raw_str(&["profileId"]) == Some("coding")
+    CODING_CLASS_PREFIXES.iter().any(|p| cls.starts_with(p))
+        || CODING_CLASSES.contains(&cls)
+        || ev.raw_str(&[CODING_PROFILE.0]) == Some(CODING_PROFILE.1)
 }
 
 /// Direct coding events, plus `turn.*` events sharing a turn or task with one of them.
@@ -232,7 +232,7 @@ fn coding_events<'a>(src: &[Ev<'a>]) -> Vec<Ev<'a>> {
         .copied()
         .filter(|ev| {
             is_coding_event(*ev)
-                || (ev.cls().starts_with("turn.")
+                || (ev.cls().starts_with(CODING_TURN_PREFIX)
                     && (ev.truthy_str("turnId").is_some_and(|t| turns.contains(t))
                         || ev.truthy_str("taskId").is_some_and(|t| tasks.contains(t))))
         })
@@ -1315,6 +1315,42 @@ pub fn project_coding_workbench_view(
     project_coding_workbench_view_with(state, coding_read_model, events, &single_event_actions)
 }
 
+/// `projectCodingWorkbenchViewFromEvents(input)` (§7.1): the view of the batch projection of
+/// `input.executionEvents` (`Val::Event(i)` is event `i`), or, when there are none, of the
+/// events of `input.threadItems` (§7.4), which the output then holds as objects. `Err` names a
+/// malformed execution event.
+pub fn project_coding_workbench_view_from_events(
+    input: &Value,
+    source_count: Option<f64>,
+) -> Result<Val, String> {
+    let rm = input.get("codingReadModel");
+    if let Some(Value::Array(events)) = input.get("executionEvents") {
+        if !events.is_empty() {
+            for (i, e) in events.iter().enumerate() {
+                crate::contract::event::check_event(e)
+                    .map_err(|err| format!("executionEvents[{i}]: {err}"))?;
+            }
+            let state = crate::projection::projector::project(events, source_count);
+            return Ok(project_coding_workbench_view(&state, rm, events));
+        }
+    }
+    let items = match input.get("threadItems") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let synthetic = super::coding_thread_items::events_from_thread_items(items);
+    let events: Vec<Value> = synthetic
+        .iter()
+        .map(|v| {
+            v.js_stringify(&mut |_, _| false)
+                .and_then(|t| crate::contract::json::parse_value(&t).ok())
+                .unwrap_or(Value::Null)
+        })
+        .collect();
+    let state = crate::projection::projector::project(&events, source_count);
+    Ok(project_coding_workbench_view(&state, rm, &events).with_events(&synthetic))
+}
+
 // ---- the view ----
 
 fn status_of(o: &Obj) -> Option<&str> {
@@ -1360,7 +1396,6 @@ pub fn project_coding_workbench_view_with(
     events: &[Value],
     project_actions: ProjectActions<'_>,
 ) -> Val {
-    let rm = coding_read_model.and_then(Value::as_object);
     let src: Vec<Ev<'_>> = state
         .get("readModel")
         .and_then(|r| r.get("events"))
@@ -1372,7 +1407,19 @@ pub fn project_coding_workbench_view_with(
             _ => None,
         })
         .collect();
-    let coding = coding_events(&src);
+    project_coding_workbench_view_of(state, &src, coding_read_model, project_actions)
+}
+
+/// The view of `state` whose read model's events have the sources `src` (the state's
+/// `readModel` itself is not read).
+pub fn project_coding_workbench_view_of(
+    state: &Val,
+    src: &[Ev<'_>],
+    coding_read_model: Option<&Value>,
+    project_actions: ProjectActions<'_>,
+) -> Val {
+    let rm = coding_read_model.and_then(Value::as_object);
+    let coding = coding_events(src);
     let changes = merge_changes(collect_changes(&coding), rm);
     let files = merge_files(collect_files(&coding), &changes, rm);
     let patches = collect_patches(&coding);

@@ -1,6 +1,7 @@
 //! The projection reducer of `@limecloud/agent-runtime-projection`.
 
 pub mod coding;
+pub mod coding_thread_items;
 pub mod collaboration;
 pub mod diagnostics;
 pub mod events;
@@ -21,6 +22,7 @@ pub mod state_delta;
 pub mod subagents;
 pub mod timeline;
 pub mod tool_surface;
+pub mod view_rules;
 
 pub use projector::{project, Projector};
 pub use read_model::project_agent_runtime_read_model;

@@ -6,6 +6,8 @@ use crate::contract::val::{write_json_str, write_uint, StrSource, Val};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Seg {
     Key(&'static str),
+    /// An object key known only at run time.
+    Name(std::rc::Rc<str>),
     Index(usize),
 }
 
@@ -110,6 +112,14 @@ impl Patch {
                         o.get_mut(k)
                             .ok_or_else(|| format!("bad patch path {path:?}"))?
                     }
+                    (Val::Obj(o), Seg::Name(k)) => {
+                        let o = std::rc::Rc::make_mut(o);
+                        if !o.contains_key(k) {
+                            o.set_dyn(k, Val::Undef);
+                        }
+                        o.get_mut(k)
+                            .ok_or_else(|| format!("bad patch path {path:?}"))?
+                    }
                     (Val::Arr(a), Seg::Index(i)) => std::rc::Rc::make_mut(a)
                         .get_mut(*i)
                         .ok_or_else(|| format!("bad patch path {path:?}"))?,
@@ -143,12 +153,86 @@ fn write_path(path: &[Seg], out: &mut String) {
         }
         match s {
             Seg::Key(k) => write_json_str(k, out),
+            Seg::Name(k) => write_json_str(k, out),
             Seg::Index(n) => {
                 write_uint(*n, out);
             }
         }
     }
     out.push(']');
+}
+
+/// The patch that turns `before` into `after`: the values that differ, at the deepest path
+/// where both sides are objects with the same keys in the same order (or arrays of the same
+/// length); a whole
+/// replacement when the roots themselves differ that way. Subtrees shared between the two
+/// (`Rc`) cost nothing; the receiver keeps its own objects for every unchanged subtree.
+pub fn diff_patch(before: &Val, after: &Val) -> Patch {
+    let mut ops = Vec::new();
+    if same_shape(before, after) {
+        diff_into(before, after, &mut Vec::new(), &mut ops);
+        Patch { full: false, ops }
+    } else {
+        Patch {
+            full: true,
+            ops: vec![PatchOp::Replace {
+                path: Vec::new(),
+                value: after.clone(),
+            }],
+        }
+    }
+}
+
+/// Both objects with the same keys in the same order (a key moved to the end is a change the
+/// receiver could not make in place), or both arrays of the same length.
+fn same_shape(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Obj(x), Val::Obj(y)) => x.len() == y.len() && x.keys().eq(y.keys()),
+        (Val::Arr(x), Val::Arr(y)) => x.len() == y.len(),
+        _ => false,
+    }
+}
+
+/// Nesting is bounded by the documents' (the deltas' depth limit).
+fn diff_into(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
+    match (a, b) {
+        (Val::Obj(x), Val::Obj(y)) => {
+            if std::rc::Rc::ptr_eq(x, y) {
+                return;
+            }
+            for (k, bv) in y.iter() {
+                let Some(av) = x.get(k) else { continue };
+                path.push(Seg::Name(std::rc::Rc::from(k)));
+                diff_child(av, bv, path, out);
+                path.pop();
+            }
+        }
+        (Val::Arr(x), Val::Arr(y)) => {
+            if std::rc::Rc::ptr_eq(x, y) {
+                return;
+            }
+            for (i, (av, bv)) in x.iter().zip(y.iter()).enumerate() {
+                path.push(Seg::Index(i));
+                diff_child(av, bv, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn diff_child(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
+    if crate::contract::val::deep_equal(a, b) {
+        return;
+    }
+    if same_shape(a, b) {
+        diff_into(a, b, path, out);
+    } else {
+        out.push(PatchOp::Replace {
+            path: path.clone(),
+            value: b.clone(),
+        });
+    }
 }
 
 /// Dirty tracking for one output array: which slots changed since the last `take`.

@@ -796,7 +796,8 @@ impl<'a> ProjectorCore<'a> {
                 }
             }
         }
-        self.rm.patch_ops(&|k| rm_whole(k), &mut ops);
+        self.rm
+            .patch_ops(&[Seg::Key("readModel")], &|k| rm_whole(k), &mut ops);
         // Hydration and ephemeralUi.
         let stale = ovr.map(|o| o.side_stale).unwrap_or(false);
         if changed || is_whole("hydration") || stale != self.prev_stale {

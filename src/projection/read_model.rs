@@ -6,130 +6,53 @@ use super::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::events::EventsByPos;
+use super::events::{EventsByPos, Stored};
 use super::normalization::{ev_val, record};
-use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use super::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
 use crate::contract::event::Ev;
 use crate::contract::js::js_string_to_number;
 use crate::contract::val::{Obj, Val};
 
-/// The four classes that resolve an action.
-pub fn is_action_terminal(cls: &str) -> bool {
-    matches!(
-        cls,
-        "action.resolved" | "action.cancelled" | "action.canceled" | "action.expired"
-    )
-}
-
-/// `agentEventStatusKey(status)`.
-pub fn status_key(status: Option<&str>) -> &'static str {
-    match status {
-        Some("completed") => "agent.status.completed",
-        Some("running") => "agent.status.running",
-        Some("blocked") => "agent.status.blocked",
-        Some("canceled") => "agent.status.canceled",
-        Some("failed") => "agent.status.failed",
-        _ => "agent.status.pending",
-    }
-}
+use super::view_rules::{
+    self, ACTION_KIND_KEY, ACTION_REQUIRED_CLASS, ACTION_RESOLVED_KEY, CONTROLS_KEY,
+    CONTROL_LABEL_PREFIX, RESOLVED_FROM_KEY, TARGET_MODULE_KEY,
+};
+pub use super::view_rules::{is_action_terminal, status_key};
 
 /// `agentEventDisplayStatusKey(ev)`.
 pub fn display_status_key(ev: Ev<'_>) -> &'static str {
-    let cls = ev.cls();
-    if cls == "action.required" {
-        "agent.status.actionRequired"
-    } else if is_action_terminal(cls) {
-        "agent.status.actionResolved"
-    } else {
-        status_key(ev.status())
-    }
+    view_rules::display_status_key(ev.cls(), ev.status())
 }
 
 /// `agentEventActionKind(ev)`: `payload.actionKind` if a string, else "".
 pub fn action_kind(ev: Ev<'_>) -> &str {
-    ev.payload_get("actionKind")
+    ev.payload_get(ACTION_KIND_KEY)
         .and_then(Value::as_str)
         .unwrap_or("")
 }
 
 /// `agentEventTargetModule(ev)`.
 pub fn target_module(ev: Ev<'_>) -> &str {
-    ev.payload_get("targetModule")
+    ev.payload_get(TARGET_MODULE_KEY)
         .and_then(Value::as_str)
         .unwrap_or("")
 }
 
 /// `projectAgentRuntimeAction(ev)`: actionKind, targetModule, labelKey, decision.
-pub fn project_action(ev: Ev<'_>) -> (String, String, &'static str, &'static str) {
-    let ak = action_kind(ev);
+pub fn project_action(ev: Ev<'_>) -> (&str, &str, &'static str, &'static str) {
     let tm = target_module(ev);
-    if ak == "configure-text-model" {
-        (
-            ak.into(),
-            tm.into(),
-            "agent.action.configureTextModel",
-            "open-model-settings",
-        )
-    } else if ak == "add-input-source" || tm == "knowledge-inputs" {
-        let ak = if ak.is_empty() {
-            "add-input-source"
-        } else {
-            ak
-        };
-        (
-            ak.into(),
-            tm.into(),
-            "agent.action.addInputSource",
-            "open-input-source",
-        )
-    } else {
-        (
-            ak.into(),
-            tm.into(),
-            "agent.action.acknowledge",
-            "acknowledge",
-        )
-    }
+    let (ak, label, decision) = view_rules::action_of(action_kind(ev), tm);
+    (ak, tm, label, decision)
 }
 
 /// `agentEventSurface(ev)`.
 pub fn surface(ev: Ev<'_>) -> &'static str {
-    let cls = ev.cls();
-    let kind = ev.kind().unwrap_or("");
-    if cls == "action.required" || kind == "action" {
-        "human-action"
-    } else if kind == "permission"
-        || kind == "sandbox"
-        || cls.starts_with("permission.")
-        || cls.starts_with("sandbox.")
-    {
-        "permission"
-    } else if kind == "draft" || cls == "artifact.changed" {
-        "artifact"
-    } else if kind == "evidence" || cls == "evidence.changed" {
-        "evidence"
-    } else if kind == "state" || cls == "snapshot.updated" {
-        "runtime-status"
-    } else if kind == "context" || kind == "source" || cls == "context.resolved" {
-        "context"
-    } else if kind == "skill"
-        || kind == "tool"
-        || cls.starts_with("tool.")
-        || ev.str("phase") == Some("tool_running")
-    {
-        "tool"
-    } else if kind == "model" {
-        "runtime-status"
-    } else {
-        "message"
-    }
+    view_rules::surface_of(ev.cls(), ev.kind(), ev.str("phase"))
 }
 
 /// `isAgentInputSourceRecoveryEvent(ev)`.
 pub fn is_input_source_recovery(ev: Ev<'_>) -> bool {
-    let cls = ev.cls();
-    (cls == "action.required" || is_action_terminal(cls))
-        && (action_kind(ev) == "add-input-source" || target_module(ev) == "knowledge-inputs")
+    view_rules::is_input_source_recovery(ev.cls(), action_kind(ev), target_module(ev))
 }
 
 fn action_val(ak: &str, tm: &str, label: &str, decision: &str) -> Val {
@@ -145,13 +68,13 @@ fn action_val(ak: &str, tm: &str, label: &str, decision: &str) -> Val {
 /// it carries an action (`p.action` truthy) and is resolved.
 pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
     let cls = ev.cls();
-    let required = cls == "action.required";
+    let required = cls == ACTION_REQUIRED_CLASS;
     let open = required && !resolved;
     let (action, actions) = if open {
         let (ak, tm, label, decision) = project_action(ev);
-        let base = action_val(&ak, &tm, label, decision);
+        let base = action_val(ak, tm, label, decision);
         let mut controls: Vec<&str> = Vec::new();
-        if let Some(Value::Array(items)) = ev.payload_get("controls") {
+        if let Some(Value::Array(items)) = ev.payload_get(CONTROLS_KEY) {
             for it in items {
                 if let Some(s) = it.as_str() {
                     if crate::contract::js::has_content(s) && !controls.contains(&s) {
@@ -165,7 +88,7 @@ pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
         } else {
             controls
                 .iter()
-                .map(|c| action_val(&ak, &tm, &format!("agent.action.{c}"), c))
+                .map(|c| action_val(ak, tm, &format!("{CONTROL_LABEL_PREFIX}{c}"), c))
                 .collect()
         };
         (base, Val::arr(list))
@@ -173,7 +96,7 @@ pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
         (Val::Undef, Val::Undef)
     };
     let display = if resolved {
-        "agent.status.actionResolved"
+        ACTION_RESOLVED_KEY
     } else {
         display_status_key(ev)
     };
@@ -311,7 +234,7 @@ impl ReadModelAcc {
     }
 
     fn is_resolved(&self, ev: Ev<'_>) -> bool {
-        if ev.cls() != "action.required" {
+        if ev.cls() != ACTION_REQUIRED_CLASS {
             return false;
         }
         ev.truthy_str("actionId")
@@ -387,7 +310,7 @@ impl ReadModelAcc {
                 }
             }
             if let Some(r) = ev
-                .payload_get("resolvedFromEventId")
+                .payload_get(RESOLVED_FROM_KEY)
                 .and_then(Value::as_str)
                 .filter(|s| !s.is_empty())
             {
@@ -426,7 +349,7 @@ impl ReadModelAcc {
             _ => None,
         };
         self.bucket.push(b);
-        if is_visible(ev, open, cls == "action.required" && resolved, surf) {
+        if is_visible(ev, open, cls == ACTION_REQUIRED_CLASS && resolved, surf) {
             self.visible.push(idx);
             self.visible_dirty = true;
         }
@@ -437,7 +360,7 @@ impl ReadModelAcc {
                 self.pending_delete(id);
             }
         }
-        if cls == "action.required" {
+        if cls == ACTION_REQUIRED_CLASS {
             if let Some(id) = ev.id() {
                 self.required_by_event.insert(id.to_string(), idx);
             }
@@ -508,9 +431,14 @@ impl ReadModelAcc {
         o.into_val()
     }
 
-    /// Patch ops for the read-model keys not in `skip` (keys sent whole elsewhere).
-    pub fn patch_ops(&mut self, skip: &dyn Fn(&str) -> bool, out: &mut Vec<PatchOp>) {
-        let p = |k: &'static str| vec![Seg::Key("readModel"), Seg::Key(k)];
+    /// Patch ops for the read-model keys not in `skip` (keys sent whole elsewhere), at paths
+    /// under `base` (the read model's own path).
+    pub fn patch_ops(&mut self, base: &[Seg], skip: &dyn Fn(&str) -> bool, out: &mut Vec<PatchOp>) {
+        let p = |k: &'static str| {
+            let mut path = base.to_vec();
+            path.push(Seg::Key(k));
+            path
+        };
         if !skip("events") {
             let ch = self.t_events.take(self.projections.len());
             out.extend(list_op(p("events"), ch, &self.projections));
@@ -619,4 +547,77 @@ pub fn project_agent_runtime_read_model(events: &[Value], source_count: Option<f
         acc.apply(Ev::of(e), i as u32, &events[..i]);
     }
     acc.model()
+}
+
+/// The exported read-model accumulator (`createAgentRuntimeReadModelAccumulator`): every event
+/// is applied, duplicates included (as in the reference), and kept as its JSON text for the
+/// re-projection of action requests their resolution updates. Event `i` (for `Val::Event(i)`)
+/// is the `i`-th event applied since construction or `reset`.
+pub struct ReadModelAccumulator {
+    acc: ReadModelAcc,
+    events: Vec<Stored<'static>>,
+    /// The next patch replaces the whole model.
+    full: bool,
+}
+
+impl ReadModelAccumulator {
+    /// `sourceCount` as given (the reference's default, 0, applies only when it is absent).
+    pub fn new(source_count: Val) -> ReadModelAccumulator {
+        ReadModelAccumulator {
+            acc: ReadModelAcc::new(source_count),
+            events: Vec::new(),
+            full: true,
+        }
+    }
+
+    /// Apply an event that passed `check_event`, parsed from `text` when there is one.
+    pub fn apply(&mut self, event: Value, text: Option<&str>) {
+        let ext = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        self.acc.apply(Ev::of(&event), ext, self.events.as_slice());
+        self.events.push(match text {
+            Some(t) => Stored::Text(t.into()),
+            None => Stored::Value(std::borrow::Cow::Owned(event)),
+        });
+    }
+
+    /// Forget every event; the next patch replaces the whole model.
+    pub fn reset(&mut self, source_count: Val) {
+        *self = ReadModelAccumulator::new(source_count);
+    }
+
+    /// The read model.
+    pub fn model(&self) -> Val {
+        self.acc.model()
+    }
+
+    /// What changed since the previous patch (the whole model after `new`/`reset`), at paths
+    /// relative to the read model.
+    pub fn take_patch(&mut self) -> Patch {
+        if self.full {
+            self.full = false;
+            self.acc.sync();
+            return Patch {
+                full: true,
+                ops: vec![PatchOp::Replace {
+                    path: Vec::new(),
+                    value: self.acc.model(),
+                }],
+            };
+        }
+        let mut ops = Vec::new();
+        self.acc.patch_ops(&[], &|_| false, &mut ops);
+        Patch { full: false, ops }
+    }
+
+    /// `getEventsBySurface(surface)`: the projections on `surface`, in event order.
+    pub fn surface_events(&self, surface: &str) -> Val {
+        Val::arr(
+            self.acc
+                .projections
+                .iter()
+                .filter(|p| p.get("surface").and_then(Val::as_str) == Some(surface))
+                .cloned()
+                .collect(),
+        )
+    }
 }

@@ -7,10 +7,14 @@
 //! marks every earlier candidate with that actionId resolved. The answer is the top-most
 //! candidate whose effective status is defined.
 
-use super::fxhash::HashMap;
+use std::rc::Rc;
+
+use super::fxhash::{HashMap, HashSet};
 
 use super::normalization::ev_val;
-use super::read_model::is_action_terminal;
+use super::view_rules::{
+    is_action_terminal, ACTION_REQUIRED_CLASS, RESOLVED_FROM_KEY, RUNTIME_IDLE, RUNTIME_VIEW_FIELDS,
+};
 use crate::contract::event::Ev;
 use crate::contract::js::norm_lower_is;
 use crate::contract::val::{Obj, Val};
@@ -38,24 +42,55 @@ pub struct RuntimeAcc {
     /// Indices into `cands` still possibly live, bottom to top.
     stack: Vec<usize>,
     by_action: HashMap<String, Vec<usize>>,
-    latest: Option<(Val, Val, Val, Val, Val)>,
+    latest: Option<Latest>,
 }
 
-fn is_canceled(ev: Ev<'_>) -> bool {
-    norm_lower_is(ev.status(), "canceled") || norm_lower_is(Some(ev.cls()), "turn.canceled")
+/// What the runtime status reads of an event (the view reads the latest event's
+/// [`RUNTIME_VIEW_FIELDS`] besides).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StatusFacts<'a> {
+    /// `id` when a string.
+    pub id: Option<&'a str>,
+    /// `eventClass` when a string, else "".
+    pub cls: &'a str,
+    /// `status` when a string.
+    pub status: Option<&'a str>,
+    /// `actionId` when a non-empty string.
+    pub action_id: Option<&'a str>,
+    /// `payload.resolvedFromEventId` when a non-empty string.
+    pub resolved_from: Option<&'a str>,
 }
 
-fn is_failed(ev: Ev<'_>) -> bool {
-    let cls = ev.cls();
-    norm_lower_is(ev.status(), "failed")
+impl<'a> StatusFacts<'a> {
+    pub fn of(ev: Ev<'a>) -> StatusFacts<'a> {
+        StatusFacts {
+            id: ev.id(),
+            cls: ev.cls(),
+            status: ev.status(),
+            action_id: ev.truthy_str("actionId"),
+            resolved_from: ev
+                .payload_get(RESOLVED_FROM_KEY)
+                .and_then(serde_json::Value::as_str)
+                .filter(|s| !s.is_empty()),
+        }
+    }
+}
+
+fn is_canceled(f: &StatusFacts<'_>) -> bool {
+    norm_lower_is(f.status, "canceled") || norm_lower_is(Some(f.cls), "turn.canceled")
+}
+
+fn is_failed(f: &StatusFacts<'_>) -> bool {
+    let cls = f.cls;
+    norm_lower_is(f.status, "failed")
         || norm_lower_is(Some(cls), "turn.failed")
         || cls.ends_with(".failed")
         || cls == "runtime.error"
 }
 
-fn is_completed(ev: Ev<'_>) -> bool {
-    let cls = ev.cls();
-    norm_lower_is(ev.status(), "completed")
+fn is_completed(f: &StatusFacts<'_>) -> bool {
+    let cls = f.cls;
+    norm_lower_is(f.status, "completed")
         || norm_lower_is(Some(cls), "turn.completed")
         || cls.ends_with(".completed")
         || cls.ends_with(".resolved")
@@ -64,27 +99,33 @@ fn is_completed(ev: Ev<'_>) -> bool {
         || cls == "snapshot.updated"
 }
 
-/// Status of a batch-scan step for `ev`, given whether its actionId is resolved later.
-fn step_status(ev: Ev<'_>, resolved: bool) -> Option<&'static str> {
-    let cls = ev.cls();
-    let status = ev.status();
-    let has_action = ev.truthy_str("actionId").is_some();
-    if is_canceled(ev) {
+/// Status of a batch-scan step for an event, given whether its actionId is resolved later.
+fn step_status(f: &StatusFacts<'_>, resolved: bool) -> Option<&'static str> {
+    candidate_status(f, f.action_id.is_none() || !resolved)
+}
+
+/// The status an event stands for (the rules both algorithms share), `None` when it stands for
+/// none; `may_wait`: an action request or a pending event may still be waiting (the two
+/// algorithms differ in what resolves it).
+fn candidate_status(f: &StatusFacts<'_>, may_wait: bool) -> Option<&'static str> {
+    let cls = f.cls;
+    let status = f.status;
+    if is_canceled(f) {
         return Some("canceled");
     }
-    if is_failed(ev) {
+    if is_failed(f) {
         return Some("failed");
     }
-    if cls == "action.required" && (!has_action || !resolved) {
+    if cls == ACTION_REQUIRED_CLASS && may_wait {
         return Some("waiting");
     }
-    if status == Some("pending") && (!has_action || !resolved) {
+    if status == Some("pending") && may_wait {
         return Some("waiting");
     }
     if status == Some("blocked") {
         return Some("blocked");
     }
-    if is_completed(ev) {
+    if is_completed(f) {
         return Some("completed");
     }
     if status == Some("running") || cls == "turn.started" || cls == "model.delta" {
@@ -95,15 +136,10 @@ fn step_status(ev: Ev<'_>, resolved: bool) -> Option<&'static str> {
 
 impl RuntimeAcc {
     pub fn apply(&mut self, ev: Ev<'_>) {
-        self.latest = Some((
-            ev_val(ev, "turnId"),
-            ev_val(ev, "runId"),
-            ev_val(ev, "taskId"),
-            ev_val(ev, "id"),
-            ev_val(ev, "sequence"),
-        ));
-        let action = ev.truthy_str("actionId");
-        if is_action_terminal(ev.cls()) {
+        self.latest = Some(latest_fields(ev));
+        let f = StatusFacts::of(ev);
+        let action = f.action_id;
+        if is_action_terminal(f.cls) {
             if let Some(a) = action {
                 if let Some(list) = self.by_action.remove(a) {
                     for i in list {
@@ -116,8 +152,8 @@ impl RuntimeAcc {
                 return;
             }
         }
-        let unresolved = step_status(ev, false);
-        let resolved_status = step_status(ev, true);
+        let unresolved = step_status(&f, false);
+        let resolved_status = step_status(&f, true);
         if unresolved.is_none() && resolved_status.is_none() {
             return;
         }
@@ -151,20 +187,208 @@ impl RuntimeAcc {
             .last()
             .and_then(|&t| self.cands.get(t))
             .and_then(Candidate::status)
-            .unwrap_or("idle")
+            .unwrap_or(RUNTIME_IDLE)
     }
 
     /// The view `{status, activeTurnId, activeRunId, activeTaskId, latestEventId, latestSequence}`.
     pub fn view(&self) -> Val {
-        let status = self.status();
-        let (t, r, k, i, s) = self.latest.clone().unwrap_or_default();
-        Obj::new()
-            .k("status", Val::lit(status))
-            .k("activeTurnId", t)
-            .k("activeRunId", r)
-            .k("activeTaskId", k)
-            .k("latestEventId", i)
-            .k("latestSequence", s)
-            .into_val()
+        status_view(self.status(), self.latest.as_ref())
+    }
+}
+
+/// The fields of the latest event the view shows, in [`RUNTIME_VIEW_FIELDS`] order.
+type Latest = [Val; 5];
+
+/// The status view: `status` and the fields of the latest event ([`RUNTIME_VIEW_FIELDS`]).
+fn status_view(status: &'static str, latest: Option<&Latest>) -> Val {
+    let mut o = Obj::with_capacity(6).k("status", Val::lit(status));
+    for (i, (key, _)) in RUNTIME_VIEW_FIELDS.iter().enumerate() {
+        o.push(
+            *key,
+            latest.and_then(|l| l.get(i)).cloned().unwrap_or_default(),
+        );
+    }
+    o.into_val()
+}
+
+fn latest_fields(ev: Ev<'_>) -> Latest {
+    RUNTIME_VIEW_FIELDS.map(|(_, field)| ev_val(ev, field))
+}
+
+/// `runtimeStatusForEvents(events)`: the batch algorithm (spec §3.3.1).
+pub fn runtime_status_for_events(events: &[serde_json::Value]) -> Val {
+    let mut scan = RuntimeStatusScan::default();
+    scan.feed(events.iter().rev().map(Ev::of), true)
+        .unwrap_or_else(|| scan.view(RUNTIME_IDLE))
+}
+
+/// The batch algorithm (spec §3.3.1) as the reference runs it: from the last event backwards,
+/// stopping at the first event that decides the status (usually one of the last), so a caller
+/// can hand over the events in chunks from the end until the status is known.
+#[derive(Default)]
+pub struct RuntimeStatusScan {
+    /// ActionIds resolved by the events seen so far (later in the stream).
+    resolved: HashSet<String>,
+    /// The view fields of the stream's last event (the first one fed).
+    latest: Option<Latest>,
+}
+
+impl RuntimeStatusScan {
+    /// Feed the next events going backwards. Returns the view once an event decides the status,
+    /// or when `at_start` (these were the first events of the stream) and none did.
+    pub fn feed<'a>(
+        &mut self,
+        events: impl Iterator<Item = Ev<'a>>,
+        at_start: bool,
+    ) -> Option<Val> {
+        for ev in events {
+            if self.latest.is_none() {
+                self.latest = Some(latest_fields(ev));
+            }
+            if let Some(status) = self.step(&StatusFacts::of(ev)) {
+                return Some(self.view(status));
+            }
+        }
+        at_start.then(|| self.view(RUNTIME_IDLE))
+    }
+
+    /// One step back: the event before those seen so far. `Some(status)` when it decides.
+    pub fn step(&mut self, f: &StatusFacts<'_>) -> Option<&'static str> {
+        if let (true, Some(a)) = (is_action_terminal(f.cls), f.action_id) {
+            self.resolved.insert(a.to_string());
+            return None;
+        }
+        let resolved = f.action_id.is_some_and(|a| self.resolved.contains(a));
+        step_status(f, resolved)
+    }
+
+    /// Forget the events seen.
+    pub fn reset(&mut self) {
+        self.resolved.clear();
+        self.latest = None;
+    }
+
+    fn view(&self, status: &'static str) -> Val {
+        status_view(status, self.latest.as_ref())
+    }
+}
+
+/// One candidate of [`RuntimeStatusAcc`].
+struct Pushed {
+    serial: u64,
+    event_id: Rc<str>,
+    status: &'static str,
+}
+
+/// The reference's incremental runtime-status accumulator (`createRuntimeStatusAccumulator`,
+/// spec §3.3.2), which the exported accumulator follows step for step. It differs from the batch
+/// scan (§3.3.3); the projector uses the batch algorithm (docs/design.md).
+///
+/// Candidates form a stack. A resolution marks every live candidate with its actionId, and the
+/// candidate of the event it names by `resolvedFromEventId`, as removed (by event id, as the
+/// reference does); removed candidates are popped off the top. Each apply costs the candidates
+/// it marks, found through indexes instead of a scan of the stack. The view's event fields are
+/// the latest event's; the caller reads them (`status_for` gives the status).
+#[derive(Default)]
+pub struct RuntimeStatusAcc {
+    /// The candidate stack, bottom first; serials grow upwards.
+    stack: Vec<Pushed>,
+    next_serial: u64,
+    /// Serials of the candidates pushed with each actionId (popped ones pruned lazily).
+    by_action: HashMap<String, Vec<u64>>,
+    /// How many live candidates have each event id.
+    live_ids: HashMap<Rc<str>, usize>,
+    /// Event ids marked removed.
+    removed: HashSet<Rc<str>>,
+    resolved_actions: HashSet<String>,
+    resolved_events: HashSet<String>,
+}
+
+impl RuntimeStatusAcc {
+    fn alive(&self, serial: u64) -> bool {
+        self.stack
+            .binary_search_by_key(&serial, |c| c.serial)
+            .is_ok()
+    }
+
+    fn is_resolved(&self, f: &StatusFacts<'_>) -> bool {
+        f.action_id
+            .is_some_and(|a| self.resolved_actions.contains(a))
+            || f.id.is_some_and(|i| self.resolved_events.contains(i))
+    }
+
+    /// Apply one event; returns the status.
+    pub fn apply(&mut self, f: &StatusFacts<'_>) -> &'static str {
+        if is_action_terminal(f.cls) {
+            if let Some(a) = f.action_id {
+                self.resolved_actions.insert(a.to_string());
+                let mut serials = self.by_action.remove(a).unwrap_or_default();
+                serials.retain(|&s| self.alive(s));
+                for &s in &serials {
+                    if let Ok(p) = self.stack.binary_search_by_key(&s, |c| c.serial) {
+                        if let Some(c) = self.stack.get(p) {
+                            self.removed.insert(c.event_id.clone());
+                        }
+                    }
+                }
+                if !serials.is_empty() {
+                    self.by_action.insert(a.to_string(), serials);
+                }
+            }
+            if let Some(from) = f.resolved_from {
+                self.resolved_events.insert(from.to_string());
+                if let Some((k, _)) = self.live_ids.get_key_value(from) {
+                    self.removed.insert(k.clone());
+                }
+            }
+            return self.refresh();
+        }
+        if let Some(status) = candidate_status(f, !self.is_resolved(f)) {
+            let serial = self.next_serial;
+            self.next_serial += 1;
+            let event_id: Rc<str> = Rc::from(f.id.unwrap_or(""));
+            *self.live_ids.entry(event_id.clone()).or_insert(0) += 1;
+            if let Some(a) = f.action_id {
+                self.by_action
+                    .entry(a.to_string())
+                    .or_default()
+                    .push(serial);
+            }
+            self.stack.push(Pushed {
+                serial,
+                event_id,
+                status,
+            });
+        }
+        self.refresh()
+    }
+
+    /// Pop removed candidates off the top; the status.
+    fn refresh(&mut self) -> &'static str {
+        while let Some(top) = self.stack.last() {
+            if !self.removed.contains(&top.event_id) {
+                break;
+            }
+            let id = top.event_id.clone();
+            self.stack.pop();
+            self.removed.remove(&id);
+            if let Some(n) = self.live_ids.get_mut(&id) {
+                *n -= 1;
+                if *n == 0 {
+                    self.live_ids.remove(&id);
+                }
+            }
+        }
+        self.status()
+    }
+
+    /// The current status.
+    pub fn status(&self) -> &'static str {
+        self.stack.last().map_or(RUNTIME_IDLE, |c| c.status)
+    }
+
+    /// The view after `latest` (`None`: no event yet).
+    pub fn view(&self, latest: Option<Ev<'_>>) -> Val {
+        status_view(self.status(), latest.map(latest_fields).as_ref())
     }
 }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde_json::{Map, Value};
 
 use super::events::Stored;
-use super::read_model::is_action_terminal;
+use super::view_rules::{is_action_terminal, STATE_DELTA_CLASS};
 use crate::contract::event::{Ev, MAX_EVENT_DEPTH};
 use crate::contract::js::{is_array_index_key, js_number_to_string};
 use crate::contract::val::{Obj, Val};
@@ -153,9 +153,10 @@ fn valid_op(v: &Value) -> bool {
     }
 }
 
-/// `readAgentRuntimeStateDelta` reduced to what application needs: (target, ops).
-fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a str, &'a Vec<Value>)> {
-    if ev.cls() != "state.delta" {
+/// `readAgentRuntimeStateDelta` reduced to what application needs: (the delta record, target,
+/// ops).
+fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a Map<String, Value>, &'a str, &'a Vec<Value>)> {
+    if ev.cls() != STATE_DELTA_CLASS {
         return None;
     }
     let payload = ev.payload()?;
@@ -175,7 +176,50 @@ fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a str, &'a Vec<Value>)> {
     if !arr.iter().all(valid_op) {
         return None;
     }
-    Some((target, arr))
+    Some((cand, target, arr))
+}
+
+/// `readAgentRuntimeStateDelta(ev)` (spec §3.13.1): the delta's 9 keys, `None` when `ev` is not
+/// a `state.delta` event with a valid payload.
+pub fn read_state_delta(ev: Ev<'_>) -> Option<Val> {
+    let (cand, target, patch) = read_delta(ev)?;
+    let text = |k: &str| cand.get(k).and_then(Value::as_str).map(Val::str);
+    let nullish_or = |v: Val, d: Val| if v.is_nullish() { d } else { v };
+    let sequence = match cand.get("sequence").and_then(Value::as_f64) {
+        Some(n) if n.is_finite() => Val::Num(n),
+        _ => nullish_or(ev.val("sequence"), Val::Num(0.0)),
+    };
+    Some(
+        Obj::with_capacity(9)
+            .k(
+                "schemaVersion",
+                text("schemaVersion").unwrap_or_else(|| Val::str("lime-runtime-state-delta/v0.1")),
+            )
+            .k(
+                "runtimeId",
+                text("runtimeId")
+                    .unwrap_or_else(|| nullish_or(ev.val("runtimeId"), Val::str("runtime"))),
+            )
+            .k(
+                "threadId",
+                text("threadId").unwrap_or_else(|| ev.val("threadId")),
+            )
+            .k("turnId", text("turnId").unwrap_or_else(|| ev.val("turnId")))
+            .k("sequence", sequence)
+            .k(
+                "baseEventId",
+                text("baseEventId")
+                    .or_else(|| text("baseCursor"))
+                    .unwrap_or(Val::Undef),
+            )
+            .k("target", Val::str(target))
+            .k("patch", Val::from_json(&Value::Array(patch.clone())))
+            .k(
+                "createdAt",
+                text("createdAt").unwrap_or_else(|| ev.val("createdAt")),
+            )
+            .into_val(),
+    )
 }
 
 fn unit_of(tokens: &[String]) -> Option<String> {
@@ -194,14 +238,14 @@ fn unit_of(tokens: &[String]) -> Option<String> {
 
 /// Prepare a `state.delta` event (any event whose class is `state.delta`); `None` otherwise.
 pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
-    if ev.cls() != "state.delta" {
+    if ev.cls() != STATE_DELTA_CLASS {
         return None;
     }
     let event_id = match ev.get("id") {
         Some(v) => Val::from_json(v),
         None => Val::Undef,
     };
-    let Some((target, raw_ops)) = read_delta(ev) else {
+    let Some((_, target, raw_ops)) = read_delta(ev) else {
         return Some(Prepared {
             event_id,
             ops: Err("Missing or invalid state.delta payload.".into()),
@@ -276,10 +320,29 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
     })
 }
 
-/// Does a later (non-`state.delta`) event touch `area`?
+/// The event fields [`touches`] reads: an event's other fields never decide whether it
+/// supersedes a delta (the JS wrapper sends only these of the events that are not deltas).
+pub const SUPERSESSION_FIELDS: [&str; 14] = [
+    "eventClass",
+    "kind",
+    "status",
+    "subagentId",
+    "workerId",
+    "toolCallId",
+    "actionId",
+    "stepId",
+    "attemptId",
+    "runId",
+    "taskId",
+    "turnId",
+    "artifactRefs",
+    "evidenceRefs",
+];
+
+/// Does a later (non-`state.delta`) event touch `area`? Reads only [`SUPERSESSION_FIELDS`].
 pub fn touches(ev: Ev<'_>, area: &str) -> bool {
     let cls = ev.cls();
-    if cls == "state.delta" {
+    if cls == STATE_DELTA_CLASS {
         return false;
     }
     let kind = ev.kind().unwrap_or("");
@@ -787,6 +850,23 @@ pub struct Outcome {
     pub side_stale: bool,
 }
 
+/// The diagnostic of a delta that failed with `msg` (§3.13.4), and its id.
+fn failure_diagnostic(d: &Prepared, msg: String) -> (String, Val) {
+    let id_str = match &d.event_id {
+        Val::Str(s) => s.to_string(),
+        _ => "undefined".into(),
+    };
+    let diag_id = format!("state-delta:{id_str}");
+    let failure = Obj::new()
+        .k("id", Val::str(&diag_id))
+        .k("sourceEventId", d.event_id.clone())
+        .k("title", Val::str("state.delta apply failed"))
+        .k("detail", Val::string(msg))
+        .k("status", Val::str("failed"))
+        .into_val();
+    (diag_id, failure)
+}
+
 /// Run `deltas` in order on `doc` (the units), per §3.13.3 / §3.13.4.
 pub fn run(
     mut doc: Obj,
@@ -806,18 +886,7 @@ pub fn run(
         match result {
             Ok(next) => doc = next,
             Err(msg) => {
-                let id_str = match &d.event_id {
-                    Val::Str(s) => s.to_string(),
-                    _ => "undefined".into(),
-                };
-                let diag_id = format!("state-delta:{id_str}");
-                let failure = Obj::new()
-                    .k("id", Val::str(&diag_id))
-                    .k("sourceEventId", d.event_id.clone())
-                    .k("title", Val::str("state.delta apply failed"))
-                    .k("detail", Val::string(msg))
-                    .k("status", Val::str("failed"))
-                    .into_val();
+                let (diag_id, failure) = failure_diagnostic(d, msg);
                 if diag_unit {
                     let diags = doc.get("diagnostics").cloned().unwrap_or_default();
                     let mut list: Vec<Val> = diags
@@ -904,4 +973,276 @@ fn doc_removed(before: &Obj, after: &Obj, k: &str) -> bool {
 /// Is `k` a canonical array index key? (re-export for callers building documents)
 pub fn index_key(k: &str) -> bool {
     is_array_index_key(k).is_some()
+}
+
+// ---- the exported functions, over a whole state ----------------------------------------------
+
+/// The deltas the exported `applyAgentRuntimeStateDelta(s)ToProjectionState` apply to a
+/// projection state given whole (spec §2.8), prepared once.
+///
+/// The caller hands over only the state keys [`WholeStatePass::needed`] names; every other key
+/// (at the top level, and in the read model and the subagents model) may stand for itself as a
+/// placeholder (`Val::Event`), which the pass never reads.
+pub struct WholeStatePass {
+    deltas: Vec<Prepared>,
+}
+
+/// What a [`WholeStatePass`] made of a state.
+pub struct WholeOutcome {
+    pub state: Val,
+    /// The last delta applied without error.
+    pub applied: bool,
+    /// The last delta's error.
+    pub error: Option<String>,
+}
+
+/// `{...v, k: x}` key order: an existing key keeps its place.
+fn with_key(v: &Val, k: &str, x: Val) -> Val {
+    let mut o = spread(v);
+    o.set_dyn(k, x);
+    o.into_val()
+}
+
+/// `v.k` for the reference's property reads, with its TypeError message on a nullish `v`.
+fn read_prop(v: &Val, k: &str) -> Result<Val, String> {
+    if v.is_nullish() {
+        return Err(format!(
+            "Cannot read properties of {} (reading '{k}')",
+            type_of_nullish(v)
+        ));
+    }
+    Ok(v.get(k).cloned().unwrap_or_default())
+}
+
+impl WholeStatePass {
+    /// `applyAgentRuntimeStateDeltasToProjectionState`: every `state.delta` event of `events` but
+    /// those superseded by a later event (§3.13.2).
+    pub fn of_events(events: &[Value]) -> WholeStatePass {
+        let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(events.len());
+        let mut active_by_area: HashMap<String, Vec<usize>> = HashMap::default();
+        for e in events {
+            let ev = Ev::of(e);
+            match prepare(ev) {
+                Some(p) => {
+                    if let Some(a) = &p.area {
+                        active_by_area
+                            .entry(a.clone())
+                            .or_default()
+                            .push(prepared.len());
+                    }
+                    prepared.push(Some(p));
+                }
+                None => {
+                    if active_by_area.is_empty() {
+                        continue;
+                    }
+                    let hit: Vec<String> = active_by_area
+                        .keys()
+                        .filter(|a| touches(ev, a))
+                        .cloned()
+                        .collect();
+                    for a in hit {
+                        for i in active_by_area.remove(&a).unwrap_or_default() {
+                            if let Some(slot) = prepared.get_mut(i) {
+                                *slot = None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        WholeStatePass {
+            deltas: prepared.into_iter().flatten().collect(),
+        }
+    }
+
+    /// `applyAgentRuntimeStateDeltaToProjectionState`: `None` when `event` is not a
+    /// `state.delta` event (the state is returned as it is).
+    pub fn of_event(event: &Value) -> Option<WholeStatePass> {
+        prepare(Ev::of(event)).map(|p| WholeStatePass { deltas: vec![p] })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.deltas.is_empty()
+    }
+
+    /// The state keys the pass reads or writes: the keys needed whole, and for `readModel` and
+    /// `subagents` when only some of their keys are needed, those keys. The re-sync after each
+    /// patch reads `artifacts`, `evidence`, `hydration`, the subagents' `threads` (and writes
+    /// their status lists) and the read model's artifact and evidence refs; a failure writes
+    /// `diagnostics` and `hydration`.
+    pub fn needed(&self) -> (Vec<String>, Vec<(&'static str, Vec<String>)>) {
+        let mut whole: Vec<String> = ["artifacts", "evidence", "hydration", "diagnostics"]
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let mut read_model: Option<Vec<String>> =
+            Some(vec!["artifactRefs".into(), "evidenceRefs".into()]);
+        let mut subagents_whole = false;
+        for u in self.deltas.iter().flat_map(|d| d.units.iter()) {
+            match u.strip_prefix("readModel.") {
+                Some("*") => read_model = None,
+                Some(k) => {
+                    if let Some(list) = read_model.as_mut() {
+                        if !list.iter().any(|x| x == k) {
+                            list.push(k.to_string());
+                        }
+                    }
+                }
+                None if u == "subagents" => subagents_whole = true,
+                None => {
+                    if !whole.iter().any(|x| x == u) {
+                        whole.push(u.clone());
+                    }
+                }
+            }
+        }
+        let mut partial = Vec::new();
+        match read_model {
+            Some(keys) => partial.push(("readModel", keys)),
+            None => whole.push("readModel".into()),
+        }
+        if subagents_whole {
+            whole.push("subagents".into());
+        } else {
+            // The threads, and the keys the re-sync writes (to find them unchanged).
+            let keys = [
+                "threads",
+                "hasSubagents",
+                "activeThreadIds",
+                "completedThreadIds",
+                "failedThreadIds",
+            ];
+            partial.push(("subagents", keys.map(str::to_string).to_vec()));
+        }
+        (whole, partial)
+    }
+
+    /// Run the deltas in order over `state` (§3.13.3, §3.13.4). `Err`: the reference throws
+    /// out of the function (a failure cannot be recorded: `diagnostics` is not an array).
+    pub fn run(&self, state: &Val) -> Result<WholeOutcome, String> {
+        let lk = EventLookup {
+            events: &[],
+            pos_of_ext: &HashMap::default(),
+        };
+        let mut doc = state.clone();
+        let mut applied = false;
+        let mut error = None;
+        for d in &self.deltas {
+            let result = match &d.ops {
+                Err(e) => Err(e.clone()),
+                Ok(ops) => apply_whole(&doc, ops, &lk),
+            };
+            match result {
+                Ok(next) => {
+                    doc = next;
+                    applied = true;
+                    error = None;
+                }
+                Err(msg) => {
+                    let (diag_id, failure) = failure_diagnostic(d, msg.clone());
+                    let list = match doc.get("diagnostics") {
+                        Some(Val::Arr(a)) => a,
+                        Some(v @ Val::Null) | Some(v @ Val::Undef) => {
+                            return Err(format!(
+                                "Cannot read properties of {} (reading 'filter')",
+                                type_of_nullish(v)
+                            ))
+                        }
+                        None => {
+                            return Err(
+                                "Cannot read properties of undefined (reading 'filter')".into()
+                            )
+                        }
+                        Some(_) => return Err("state.diagnostics.filter is not a function".into()),
+                    };
+                    let mut list: Vec<Val> = list
+                        .iter()
+                        .filter(|x| x.get("id").and_then(Val::as_str) != Some(diag_id.as_str()))
+                        .cloned()
+                        .collect();
+                    list.push(failure);
+                    let hydration = with_key(
+                        &doc.get("hydration").cloned().unwrap_or_default(),
+                        "status",
+                        Val::str("stale"),
+                    );
+                    let mut o = spread(&doc);
+                    o.set("diagnostics", Val::arr(list));
+                    o.set("hydration", hydration);
+                    doc = o.into_val();
+                    applied = false;
+                    error = Some(msg);
+                }
+            }
+        }
+        Ok(WholeOutcome {
+            state: doc,
+            applied,
+            error,
+        })
+    }
+}
+
+/// One delta over a whole state: the operations, the re-sync of refs and subagents, and the
+/// pre-delta event count (§3.13.3 steps 4-7).
+fn apply_whole(doc: &Val, ops: &[Op], lk: &EventLookup<'_>) -> Result<Val, String> {
+    let mut v = doc.clone();
+    for op in ops {
+        apply_op(&mut v, op, lk)?;
+    }
+    let Val::Obj(rc) = v else {
+        return Err("state.delta patch must keep projection state as an object".into());
+    };
+    let mut d = Rc::try_unwrap(rc).unwrap_or_else(|rc| (*rc).clone());
+    let rm = d.get("readModel").cloned().unwrap_or_default();
+    for (unit, key) in [("artifacts", "artifactRefs"), ("evidence", "evidenceRefs")] {
+        let refs = d.get(unit).cloned().unwrap_or_default();
+        let ids = read_prop(&rm, key)?;
+        d.set_dyn(unit, sync_refs(&refs, &ids)?);
+    }
+    let sub = d.get("subagents").cloned().unwrap_or_default();
+    d.set("subagents", sync_subagents(&sub)?);
+    let count = read_prop(doc.get("hydration").unwrap_or(&Val::Undef), "eventCount")?;
+    let hydration = with_key(
+        &d.get("hydration").cloned().unwrap_or_default(),
+        "eventCount",
+        count,
+    );
+    d.set("hydration", hydration);
+    Ok(d.into_val())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn supersession_reads_only_its_fields() {
+        let mut areas: Vec<String> = PATCHABLE_ROOTS.iter().map(|r| r.to_string()).collect();
+        for k in crate::projection::read_model::READ_MODEL_KEYS {
+            areas.push(format!("readModel.{k}"));
+        }
+        areas.push("readModel.*".into());
+        let opts =
+            serde_json::json!({"actionRate": 0.5, "subagentRate": 0.5, "stateDeltaRate": 0.2});
+        let opts = crate::generator::GenOptions::from_json(&opts).unwrap_or_default();
+        let events = crate::generator::generate(600, 7, &opts);
+        for e in &events {
+            let Some(map) = e.as_object() else { continue };
+            let picked: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| SUPERSESSION_FIELDS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let picked = Value::Object(picked);
+            for a in &areas {
+                assert_eq!(
+                    touches(Ev::of(e), a),
+                    touches(Ev::of(&picked), a),
+                    "{a} {e}"
+                );
+            }
+        }
+    }
 }

@@ -17,7 +17,8 @@ use crate::contract::event::Ev;
 use crate::contract::js::{utf16_len, utf16_prefix};
 use crate::contract::val::{Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
-use crate::projection::patch::{list_op, ListTracker, PatchOp, Seg};
+use crate::projection::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
+use crate::projection::view_rules::{SUBAGENT_THREAD_FIELDS, SUBAGENT_THREAD_PAYLOAD_KEYS};
 
 /// Thread keys other than the three reference lists, `isolation` and `collaboration`, in the
 /// reference's key order.
@@ -98,19 +99,12 @@ fn str_field<'a>(ev: Ev<'a>, k: &str) -> Option<&'a str> {
 /// The subagent thread an event belongs to: `subagentId ?? workerId ?? payload thread id`.
 /// Only a non-empty string selects a thread.
 pub fn subagent_thread_id<'a>(ev: Ev<'a>) -> Option<&'a str> {
-    let chosen = match ev.get("subagentId") {
-        Some(v) if !v.is_null() => v.as_str(),
-        _ => match ev.get("workerId") {
-            Some(v) if !v.is_null() => v.as_str(),
-            _ => ev.raw_str(&[
-                "subagentId",
-                "agentThreadId",
-                "childThreadId",
-                "childSessionId",
-                "session_id",
-                "targetThreadId",
-            ]),
-        },
+    let field = SUBAGENT_THREAD_FIELDS
+        .iter()
+        .find_map(|k| ev.get(k).filter(|v| !v.is_null()));
+    let chosen = match field {
+        Some(v) => v.as_str(),
+        None => ev.raw_str(&SUBAGENT_THREAD_PAYLOAD_KEYS),
     };
     chosen.filter(|s| !s.is_empty())
 }
@@ -859,4 +853,52 @@ pub fn build_agent_ui_subagents_model(events: &[Value]) -> Val {
         acc.apply(Ev::of(e));
     }
     acc.model()
+}
+
+/// The exported subagents accumulator (`createAgentUiSubagentsModelAccumulator`), sending what
+/// changed since the previous patch.
+#[derive(Default)]
+pub struct SubagentsAccumulator {
+    acc: SubagentsAcc,
+    /// The next patch replaces the whole model.
+    sent: bool,
+}
+
+impl SubagentsAccumulator {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Apply one event; `true` when it is a subagent event (the model changed).
+    pub fn apply(&mut self, ev: Ev<'_>) -> bool {
+        self.acc.apply(ev)
+    }
+
+    /// Forget everything; the next patch replaces the whole model.
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    pub fn model(&self) -> Val {
+        self.acc.model()
+    }
+
+    /// What changed since the previous patch (the whole model after `new`/`reset`), at paths
+    /// relative to the model.
+    pub fn take_patch(&mut self) -> Patch {
+        if !self.sent {
+            self.sent = true;
+            self.acc.sync();
+            return Patch {
+                full: true,
+                ops: vec![PatchOp::Replace {
+                    path: Vec::new(),
+                    value: self.acc.model(),
+                }],
+            };
+        }
+        let mut ops = Vec::new();
+        self.acc.patch_ops(&[], &mut ops);
+        Patch { full: false, ops }
+    }
 }

@@ -58,80 +58,8 @@ fn process_fact<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
         .find_map(|r| read_string_field(Some(r), keys))
 }
 
-/// `parseAgentUiMcpToolName(name)`: (serverId, toolName).
-pub fn parse_mcp_tool_name(name: &str) -> Option<(String, String)> {
-    let t = js_trim(name);
-    if !t.to_lowercase().starts_with("mcp__") {
-        return None;
-    }
-    let parts: Vec<&str> = t.split("__").collect();
-    if parts.len() < 3 {
-        return None;
-    }
-    let server = if parts[1].is_empty() {
-        "unknown"
-    } else {
-        parts[1]
-    };
-    let tool = parts[2..].join("__");
-    Some((
-        server.to_string(),
-        if tool.is_empty() { "tool".into() } else { tool },
-    ))
-}
-
-/// True when `lc` has one of `words` delimited by `_` or the string ends.
-fn has_word(lc: &str, words: &[&str]) -> bool {
-    lc.split('_').any(|seg| words.contains(&seg))
-}
-
-/// `classifyAgentUiMcpOperationKind(name)`.
-pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
-    let parsed = parse_mcp_tool_name(name);
-    let inner = parsed.as_ref().map(|p| p.1.as_str()).unwrap_or(name);
-    let lc = js_trim(inner).to_lowercase();
-    let compact: String = lc
-        .chars()
-        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        .collect();
-    if parsed.is_none() && !matches!(compact.as_str(), "mcp" | "mcptool" | "mcpauthtool") {
-        return None;
-    }
-    Some(if compact == "mcpauth" || compact == "mcpauthtool" {
-        "auth"
-    } else if compact.contains("prompt") {
-        "prompt"
-    } else if compact.contains("resource") {
-        "resource"
-    } else if has_word(
-        &lc,
-        &[
-            "browser",
-            "navigate",
-            "click",
-            "screenshot",
-            "snapshot",
-            "page",
-        ],
-    ) {
-        "browser"
-    } else if has_word(
-        &lc,
-        &[
-            "create", "update", "delete", "write", "send", "post", "mutate", "execute", "run",
-        ],
-    ) {
-        "mutation"
-    } else if has_word(&lc, &["search", "find", "lookup", "query"]) {
-        "search"
-    } else if has_word(&lc, &["list"]) {
-        "list"
-    } else if has_word(&lc, &["get", "read", "fetch", "open"]) {
-        "read"
-    } else {
-        "tool"
-    })
-}
+use super::view_rules;
+pub use super::view_rules::{classify_mcp_operation_kind, parse_mcp_tool_name};
 
 /// `/(^|[._-])web[._-]?<word>($|[._-])/`.
 fn web_word(n: &str, word: &str) -> bool {
@@ -197,12 +125,23 @@ fn normalize_family(tool_name: &str, fam: Option<&str>, op: Option<&str>) -> Str
     .into()
 }
 
-/// Is this projection a tool projection (§3.7)?
+/// Is this projection a tool projection (§3.7)? `surface` is the projection's.
+fn is_tool_projection(ev: Ev<'_>, surface: Option<&str>) -> bool {
+    view_rules::is_tool_projection(surface, ev.cls(), ev.kind(), ev.str("phase"))
+}
+
+/// Is this event's projection a tool projection (§3.7)?
 pub fn is_tool_event(ev: Ev<'_>) -> bool {
-    surface(ev) == "tool"
-        || matches!(ev.kind(), Some("tool" | "skill"))
-        || ev.cls().starts_with("tool.")
-        || ev.str("phase") == Some("tool_running")
+    is_tool_projection(ev, Some(surface(ev)))
+}
+
+/// What the tool surface reads from a read-model projection besides its `source` event: its
+/// surface, title and detail (for the projection the read model builds from an event, the
+/// event's own surface, title and detail).
+pub struct ProjectionFacts<'a> {
+    pub surface: Option<&'a str>,
+    pub title: Val,
+    pub detail: Val,
 }
 
 fn event_view(ev: Ev<'_>) -> Val {
@@ -391,8 +330,18 @@ pub struct ToolSurfaceAcc {
 impl ToolSurfaceAcc {
     /// Feed one accepted event; `i` is its index among accepted events.
     pub fn apply(&mut self, ev: Ev<'_>, i: usize) {
+        self.apply_projection(ev, i, None);
+    }
+
+    /// Feed the `i`-th read-model projection: its `source` event `ev` and, when they are not the
+    /// event's own, the projection's surface, title and detail.
+    pub fn apply_projection(&mut self, ev: Ev<'_>, i: usize, facts: Option<ProjectionFacts<'_>>) {
         self.any_event = true;
-        if !is_tool_event(ev) {
+        let (surface, title, detail_ev) = match facts {
+            Some(f) => (f.surface, f.title, f.detail),
+            None => (Some(surface(ev)), ev_val(ev, "title"), ev_val(ev, "detail")),
+        };
+        if !is_tool_projection(ev, surface) {
             return;
         }
         let tool_name: String = pt(
@@ -510,8 +459,6 @@ impl ToolSurfaceAcc {
                 Val::Undef
             }
         };
-        let title = ev_val(ev, "title");
-        let detail_ev = ev_val(ev, "detail");
         let (pos, old_family, old_status, had_mcp) = match self.index.get(&id) {
             None => {
                 let operation_kind = match op_x {
@@ -697,116 +644,15 @@ impl ToolSurfaceAcc {
     }
 
     fn build_mcp(&self) -> Val {
-        let tools: Vec<Val> = self
-            .mcp_calls
-            .keys()
-            .filter_map(|i| self.calls.get(i))
-            .map(|c| c.mcp.clone())
-            .filter(|m| m.truthy())
-            .collect();
-        let ids = |pred: &dyn Fn(&str) -> bool| {
-            Val::arr(
-                tools
-                    .iter()
-                    .filter(|t| {
-                        t.get("status")
-                            .and_then(Val::as_str)
-                            .map(pred)
-                            .unwrap_or(false)
-                    })
-                    .map(|t| t.get("id").cloned().unwrap_or_default())
-                    .collect(),
-            )
-        };
-        if tools.is_empty() {
-            return empty_mcp();
-        }
-        // One aggregate per server, in first-appearance order; the status fold of the
-        // reference, kept in plain fields and turned into an object once per server.
-        struct Server<'a> {
-            id: &'a str,
-            status: Option<Val>,
-            tools: f64,
-            active: f64,
-            failed: f64,
-            event_ids: Vec<&'a str>,
-        }
-        let mut servers: Vec<Server<'_>> = Vec::new();
-        let mut seen_ids: HashSet<(usize, &str)> = HashSet::default();
-        for t in &tools {
-            let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("");
-            let st = t.get("status").cloned().unwrap_or_default();
-            let s = st.as_str().unwrap_or("");
-            let pos = match servers.iter().position(|e| e.id == sid) {
-                Some(p) => p,
-                None => {
-                    servers.push(Server {
-                        id: sid,
-                        status: None,
-                        tools: 0.0,
-                        active: 0.0,
-                        failed: 0.0,
-                        event_ids: Vec::new(),
-                    });
-                    servers.len() - 1
-                }
-            };
-            let Some(e) = servers.get_mut(pos) else {
-                continue;
-            };
-            let running = matches!(s, "running" | "pending");
-            let failing = matches!(s, "failed" | "blocked");
-            let cur_s = e.status.as_ref().and_then(Val::as_str);
-            let next = if failing {
-                st
-            } else if matches!(cur_s, Some("failed" | "blocked")) {
-                e.status.take().unwrap_or_default()
-            } else if running || e.status.is_none() {
-                st
-            } else {
-                or_nullish(e.status.take().unwrap_or_default(), || st)
-            };
-            e.status = Some(next);
-            e.tools += 1.0;
-            if running {
-                e.active += 1.0;
-            }
-            if failing {
-                e.failed += 1.0;
-            }
-            for x in t.get("eventIds").and_then(Val::as_arr).unwrap_or(&[]) {
-                if let Some(x) = x.as_str() {
-                    let x = js_trim(x);
-                    if !x.is_empty() && seen_ids.insert((pos, x)) {
-                        e.event_ids.push(x);
-                    }
-                }
-            }
-        }
-        let servers: Vec<Val> = servers
-            .into_iter()
-            .map(|e| {
-                Obj::with_capacity(7)
-                    .k("id", Val::str(e.id))
-                    .k("label", Val::str(e.id))
-                    .k("status", e.status.unwrap_or_default())
-                    .k("toolCount", Val::Num(e.tools))
-                    .k("activeToolCount", Val::Num(e.active))
-                    .k("failedToolCount", Val::Num(e.failed))
-                    .k("eventIds", Val::str_arr(&e.event_ids))
-                    .into_val()
-            })
-            .collect();
-        Obj::new()
-            .k("hasMcp", Val::Bool(true))
-            .k("servers", Val::arr(servers))
-            .k("activeToolIds", ids(&|s| s == "running" || s == "pending"))
-            .k("failedToolIds", ids(&|s| s == "failed" || s == "blocked"))
-            .k("completedToolIds", ids(&|s| s == "completed"))
-            .k("tools", Val::arr(tools))
-            .into_val()
+        mcp_surface(
+            self.mcp_calls
+                .keys()
+                .filter_map(|i| self.calls.get(i))
+                .map(|c| c.mcp.clone())
+                .filter(|m| m.truthy())
+                .collect(),
+        )
     }
-
     /// The `mcp` model without touching the cache.
     pub fn mcp_model_ref(&self) -> Val {
         match &self.mcp {
@@ -874,4 +720,157 @@ pub fn empty_mcp() -> Val {
         .k("failedToolIds", Val::arr(vec![]))
         .k("completedToolIds", Val::arr(vec![]))
         .into_val()
+}
+
+/// `projectAgentUiMcpSurface` over the MCP views of the tool calls, in call order (§3.8).
+fn mcp_surface(tools: Vec<Val>) -> Val {
+    let ids = |pred: &dyn Fn(&str) -> bool| {
+        Val::arr(
+            tools
+                .iter()
+                .filter(|t| {
+                    t.get("status")
+                        .and_then(Val::as_str)
+                        .map(pred)
+                        .unwrap_or(false)
+                })
+                .map(|t| t.get("id").cloned().unwrap_or_default())
+                .collect(),
+        )
+    };
+    if tools.is_empty() {
+        return empty_mcp();
+    }
+    // One aggregate per server, in first-appearance order; the status fold of the
+    // reference, kept in plain fields and turned into an object once per server.
+    struct Server<'a> {
+        id: &'a str,
+        status: Option<Val>,
+        tools: f64,
+        active: f64,
+        failed: f64,
+        event_ids: Vec<&'a str>,
+    }
+    let mut servers: Vec<Server<'_>> = Vec::new();
+    let mut seen_ids: HashSet<(usize, &str)> = HashSet::default();
+    for t in &tools {
+        let sid = t.get("serverId").and_then(Val::as_str).unwrap_or("");
+        let st = t.get("status").cloned().unwrap_or_default();
+        let s = st.as_str().unwrap_or("");
+        let pos = match servers.iter().position(|e| e.id == sid) {
+            Some(p) => p,
+            None => {
+                servers.push(Server {
+                    id: sid,
+                    status: None,
+                    tools: 0.0,
+                    active: 0.0,
+                    failed: 0.0,
+                    event_ids: Vec::new(),
+                });
+                servers.len() - 1
+            }
+        };
+        let Some(e) = servers.get_mut(pos) else {
+            continue;
+        };
+        let running = matches!(s, "running" | "pending");
+        let failing = matches!(s, "failed" | "blocked");
+        let cur_s = e.status.as_ref().and_then(Val::as_str);
+        let next = if failing {
+            st
+        } else if matches!(cur_s, Some("failed" | "blocked")) {
+            e.status.take().unwrap_or_default()
+        } else if running || e.status.is_none() {
+            st
+        } else {
+            or_nullish(e.status.take().unwrap_or_default(), || st)
+        };
+        e.status = Some(next);
+        e.tools += 1.0;
+        if running {
+            e.active += 1.0;
+        }
+        if failing {
+            e.failed += 1.0;
+        }
+        for x in t.get("eventIds").and_then(Val::as_arr).unwrap_or(&[]) {
+            if let Some(x) = x.as_str() {
+                let x = js_trim(x);
+                if !x.is_empty() && seen_ids.insert((pos, x)) {
+                    e.event_ids.push(x);
+                }
+            }
+        }
+    }
+    let servers: Vec<Val> = servers
+        .into_iter()
+        .map(|e| {
+            Obj::with_capacity(7)
+                .k("id", Val::str(e.id))
+                .k("label", Val::str(e.id))
+                .k("status", e.status.unwrap_or_default())
+                .k("toolCount", Val::Num(e.tools))
+                .k("activeToolCount", Val::Num(e.active))
+                .k("failedToolCount", Val::Num(e.failed))
+                .k("eventIds", Val::str_arr(&e.event_ids))
+                .into_val()
+        })
+        .collect();
+    Obj::new()
+        .k("hasMcp", Val::Bool(true))
+        .k("servers", Val::arr(servers))
+        .k("activeToolIds", ids(&|s| s == "running" || s == "pending"))
+        .k("failedToolIds", ids(&|s| s == "failed" || s == "blocked"))
+        .k("completedToolIds", ids(&|s| s == "completed"))
+        .k("tools", Val::arr(tools))
+        .into_val()
+}
+
+/// `projectAgentUiToolSurface(projections)` (§3.7): the tool surface of read-model projections
+/// (`{surface, title, detail, source, ...}`, `source` the event; null for a projection known not
+/// to be a tool projection). `Err` names a projection that is not an object with an event object
+/// as `source`.
+pub fn project_tool_surface(projections: &[Value]) -> Result<Val, String> {
+    let mut acc = ToolSurfaceAcc::default();
+    for (i, p) in projections.iter().enumerate() {
+        if p.is_null() {
+            // Not a tool projection (the caller may leave those out): it only takes its index.
+            acc.any_event = true;
+            continue;
+        }
+        let Some(source) = p.get("source").filter(|s| s.is_object()) else {
+            return Err(format!(
+                "projections[{i}] must be an object whose source is an event object."
+            ));
+        };
+        let field = |k: &str| p.get(k).map(Val::from_json).unwrap_or_default();
+        let facts = ProjectionFacts {
+            surface: p.get("surface").and_then(Value::as_str),
+            title: field("title"),
+            detail: field("detail"),
+        };
+        acc.apply_projection(Ev::of(source), i, Some(facts));
+    }
+    Ok(acc.model())
+}
+
+/// `projectAgentUiMcpSurface(toolSurface)` (§3.8) from the `mcp` view of each of the tool
+/// surface's calls (`undefined` for a call without one). Its `tools` are the views themselves:
+/// `Val::Event(i)` stands for `views[i]`. `Err` when `views` is not an array.
+pub fn project_mcp_surface(views: &Val) -> Result<Val, String> {
+    let Some(views) = views.as_arr() else {
+        return Err("The calls' MCP views must be an array.".into());
+    };
+    let (refs, tools): (Vec<Val>, Vec<Val>) = views
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.truthy())
+        .map(|(i, m)| (Val::Event(u32::try_from(i).unwrap_or(u32::MAX)), m.clone()))
+        .unzip();
+    let mut surface = mcp_surface(tools);
+    if let Val::Obj(o) = &mut surface {
+        std::rc::Rc::make_mut(o).set("tools", Val::arr(refs));
+    }
+    Ok(surface)
 }

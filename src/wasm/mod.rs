@@ -16,6 +16,7 @@ pub mod api;
 pub mod input;
 pub mod projector;
 pub mod types;
+pub mod views;
 
 /// Readable panic messages in the console (debug builds: `scripts/build-pkg.sh --debug`).
 #[cfg(feature = "panic-hook")]

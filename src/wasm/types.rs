@@ -4,7 +4,8 @@
 //!
 //! Interfaces are derived with tsify; the open string unions (`"a" | "b" | (string & {})`) and
 //! closed unions are written in the custom section below, since tsify cannot express an open
-//! union. Generic `TEvent` parameters of the reference are fixed to `AgentRuntimeExecutionEvent`.
+//! union. The interfaces generic in the event type are written in TypeScript too
+//! (`GENERIC_INTERFACES`).
 #![allow(dead_code)]
 
 use tsify::Tsify;
@@ -123,6 +124,93 @@ pub struct AgentRuntimeExecutionEvent {
     pub completed_at: Option<String>,
 }
 
+// The reference's interfaces generic in the event type (`TEvent`, which the state hands back as
+// `source` and in the fixtures' events): written in TypeScript, since tsify has no type
+// parameter bounds or defaults.
+#[wasm_bindgen(typescript_custom_section)]
+const GENERIC_INTERFACES: &'static str = r#"
+/** One event as the read model shows it. */
+export interface AgentRuntimeEventProjection<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent> {
+  id: string;
+  source: TEvent;
+  surface: AgentRuntimeSurface;
+  title: string;
+  detail?: string;
+  status: TEvent["status"];
+  displayStatusKey: AgentRuntimeDisplayStatusKey;
+  displayStatus?: string;
+  action?: AgentRuntimeActionProjection;
+  actions?: AgentRuntimeActionProjection[];
+  actionId?: string;
+  resolved: boolean;
+  actionKind: string;
+  targetModule: string;
+}
+/** The read model: every event's projection, the visible and pending ones, refs. */
+export interface AgentRuntimeReadModel<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent> {
+  events: AgentRuntimeEventProjection<TEvent>[];
+  visibleEvents: AgentRuntimeEventProjection<TEvent>[];
+  pendingActions: AgentRuntimeEventProjection<TEvent>[];
+  inputSourceRecovery: boolean;
+  sourceCount: number;
+  artifactRefs: string[];
+  evidenceRefs: string[];
+  taskRefs: string[];
+}
+/** What the batch projection and the projector take. */
+export interface AgentRuntimeProjectionInput<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent> {
+  executionEvents?: TEvent[];
+  sourceCount?: number;
+}
+/** The projected UI state (15 fields). */
+export interface AgentUiProjectionState<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent> {
+  runtime: AgentUiRuntimeStatusView;
+  messages: UIMessageParts;
+  timeline: ProcessTimeline;
+  graph: ExecutionGraph;
+  tools: AgentRuntimeEventProjection<TEvent>[];
+  toolCalls: AgentUiToolSurfaceModel;
+  mcp: AgentUiMcpSurfaceModel;
+  actions: AgentRuntimeEventProjection<TEvent>[];
+  artifacts: AgentUiArtifactRefView[];
+  evidence: AgentUiEvidenceRefView[];
+  diagnostics: AgentUiDiagnosticView[];
+  subagents: AgentUiSubagentsModel;
+  readModel: AgentRuntimeReadModel<TEvent>;
+  hydration: {
+    status: AgentUiHydrationStatus;
+    eventCount: number;
+  };
+  ephemeralUi: Record<string, unknown>;
+}
+/** A conformance fixture. */
+export interface AgentUiFixture<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent> {
+  id: string;
+  schemaVersion: string;
+  title: string;
+  events: TEvent[];
+  initialReadModel?: AgentRuntimeReadModel<TEvent>;
+  finalReadModel?: AgentRuntimeReadModel<TEvent>;
+  expected: AgentUiFixtureExpectation;
+}
+/** What `replayAgentUiFixture` returns. */
+export interface AgentUiFixtureReplayResult<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent> {
+  fixtureId: string;
+  state: AgentUiProjectionState<TEvent>;
+  validationIssues: AgentUiContractValidationIssue[];
+  sequenceViolations: RuntimeSequenceViolation[];
+  diagnostics: string[];
+  failedClosed: boolean;
+  passed: boolean;
+}
+/** The input of `projectAgentUiStateFromSessionSnapshot`. */
+export interface AgentUiSessionSnapshotInput<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>
+  extends AgentRuntimeProjectionInput<TEvent> {
+  messages?: readonly AgentUiSessionSnapshotMessage[];
+  readModel?: AgentRuntimeReadModel<TEvent>;
+}
+"#;
+
 /// `AgentRuntimeStateDelta` (contracts.md §1.3).
 #[derive(Tsify)]
 #[serde(rename_all = "camelCase")]
@@ -157,58 +245,6 @@ pub struct AgentRuntimeActionProjection {
     pub button_label: Option<String>,
     #[tsify(type = "AgentRuntimeActionDecision")]
     pub decision: String,
-}
-
-/// `AgentRuntimeEventProjection`: one event as the read model shows it.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentRuntimeEventProjection {
-    pub id: String,
-    pub source: AgentRuntimeExecutionEvent,
-    #[tsify(type = "AgentRuntimeSurface")]
-    pub surface: String,
-    pub title: String,
-    #[tsify(optional)]
-    pub detail: Option<String>,
-    #[tsify(type = "AgentRuntimeExecutionEventStatus")]
-    pub status: String,
-    #[tsify(type = "AgentRuntimeDisplayStatusKey")]
-    pub display_status_key: String,
-    #[tsify(optional)]
-    pub display_status: Option<String>,
-    #[tsify(optional)]
-    pub action: Option<AgentRuntimeActionProjection>,
-    #[tsify(optional)]
-    pub actions: Option<Vec<AgentRuntimeActionProjection>>,
-    #[tsify(optional)]
-    pub action_id: Option<String>,
-    pub resolved: bool,
-    pub action_kind: String,
-    pub target_module: String,
-}
-
-/// `AgentRuntimeReadModel`.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentRuntimeReadModel {
-    pub events: Vec<AgentRuntimeEventProjection>,
-    pub visible_events: Vec<AgentRuntimeEventProjection>,
-    pub pending_actions: Vec<AgentRuntimeEventProjection>,
-    pub input_source_recovery: bool,
-    pub source_count: f64,
-    pub artifact_refs: Vec<String>,
-    pub evidence_refs: Vec<String>,
-    pub task_refs: Vec<String>,
-}
-
-/// `AgentRuntimeProjectionInput`: what the batch projection and the projector take.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentRuntimeProjectionInput {
-    #[tsify(optional)]
-    pub execution_events: Option<Vec<AgentRuntimeExecutionEvent>>,
-    #[tsify(optional)]
-    pub source_count: Option<f64>,
 }
 
 /// `AgentUiRuntimeStatusView`.
@@ -630,33 +666,6 @@ pub struct AgentUiHydrationView {
     pub event_count: f64,
 }
 
-/// `AgentUiProjectionState`: the projected UI state (15 fields).
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentUiProjectionState {
-    pub runtime: AgentUiRuntimeStatusView,
-    #[tsify(type = "UIMessageParts")]
-    pub messages: Vec<UIMessagePart>,
-    #[tsify(type = "ProcessTimeline")]
-    pub timeline: Vec<ProcessTimelineEntry>,
-    #[tsify(type = "ExecutionGraph")]
-    pub graph: Vec<ExecutionGraphNode>,
-    pub tools: Vec<AgentRuntimeEventProjection>,
-    pub tool_calls: AgentUiToolSurfaceModel,
-    pub mcp: AgentUiMcpSurfaceModel,
-    pub actions: Vec<AgentRuntimeEventProjection>,
-    #[tsify(type = "AgentUiArtifactRefView[]")]
-    pub artifacts: Vec<AgentUiRefView>,
-    #[tsify(type = "AgentUiEvidenceRefView[]")]
-    pub evidence: Vec<AgentUiRefView>,
-    pub diagnostics: Vec<AgentUiDiagnosticView>,
-    pub subagents: AgentUiSubagentsModel,
-    pub read_model: AgentRuntimeReadModel,
-    pub hydration: AgentUiHydrationView,
-    #[tsify(type = "Record<string, unknown>")]
-    pub ephemeral_ui: (),
-}
-
 /// `AgentUiFixtureExpectation.coding`.
 #[derive(Tsify)]
 #[serde(rename_all = "camelCase")]
@@ -722,21 +731,6 @@ pub struct AgentUiFixtureExpectation {
     pub subagents: Option<AgentUiFixtureSubagentsExpectation>,
     #[tsify(optional)]
     pub diagnostics: Option<Vec<String>>,
-}
-
-/// `AgentUiFixture`: a conformance fixture.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentUiFixture {
-    pub id: String,
-    pub schema_version: String,
-    pub title: String,
-    pub events: Vec<AgentRuntimeExecutionEvent>,
-    #[tsify(optional)]
-    pub initial_read_model: Option<AgentRuntimeReadModel>,
-    #[tsify(optional)]
-    pub final_read_model: Option<AgentRuntimeReadModel>,
-    pub expected: AgentUiFixtureExpectation,
 }
 
 /// `AgentUiContractValidationIssue`.
@@ -809,19 +803,6 @@ pub struct AgentRuntimeCapabilityManifest {
     pub capabilities: Vec<AgentRuntimeCapabilityEntry>,
 }
 
-/// `AgentUiFixtureReplayResult`: what `replayAgentUiFixture` returns.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentUiFixtureReplayResult {
-    pub fixture_id: String,
-    pub state: AgentUiProjectionState,
-    pub validation_issues: Vec<AgentUiContractValidationIssue>,
-    pub sequence_violations: Vec<RuntimeSequenceViolation>,
-    pub failed_closed: bool,
-    pub diagnostics: Vec<String>,
-    pub passed: bool,
-}
-
 /// `AgentUiSessionSnapshotMessage`: a message of a session snapshot.
 #[derive(Tsify)]
 #[serde(rename_all = "camelCase")]
@@ -837,18 +818,4 @@ pub struct AgentUiSessionSnapshotMessage {
     pub created_at: Option<String>,
     #[tsify(optional)]
     pub refs: Option<Vec<String>>,
-}
-
-/// `AgentUiSessionSnapshotInput`: input of `projectAgentUiStateFromSessionSnapshot`.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentUiSessionSnapshotInput {
-    #[tsify(optional)]
-    pub execution_events: Option<Vec<AgentRuntimeExecutionEvent>>,
-    #[tsify(optional)]
-    pub source_count: Option<f64>,
-    #[tsify(optional)]
-    pub messages: Option<Vec<AgentUiSessionSnapshotMessage>>,
-    #[tsify(optional)]
-    pub read_model: Option<AgentRuntimeReadModel>,
 }

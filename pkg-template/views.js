@@ -1,0 +1,660 @@
+// The projection package's views taken one at a time (@limecloud/agent-runtime-projection): the
+// read-model helpers and accumulator, runtime status, subagents, state deltas, the tool and MCP
+// surfaces, collaboration metadata and the coding workbench view.
+//
+// Lists and accumulators run in Rust. The per-event helpers (agentEventSurface,
+// projectAgentRuntimeAction, parseAgentUiMcpToolName, ...) cost a fraction of a microsecond in
+// the reference, less than one call into WebAssembly: they evaluate here the rule tables the
+// Rust projection itself uses (src/projection/view_rules.rs), read from the module once.
+import * as wasm from "./glue/agent_runtime_projection.js";
+import {
+  call,
+  describe,
+  jsonText,
+  projectionInput,
+  putText,
+  requireEvent,
+  requireEventList,
+} from "./boundary.js";
+import { WireRef, applyPatch, encodeWire, parseWire } from "./wire.js";
+import { checkGeneration, core, track } from "./core.js";
+import { viewRulesJson } from "./glue/view-rules.js";
+
+/**
+ * A wasm-bindgen object made by `make` on the installed instance: `{inner, check}`, where
+ * `check()` throws the fault that ended its instance, if one did (see core.js).
+ */
+function owned(what, make) {
+  const inner = call(what, make);
+  const generation = track(inner);
+  return { inner, check: () => checkGeneration(generation) };
+}
+
+/** Outputs that refer to no event object decode against this list. */
+const NO_EVENTS = Object.freeze([]);
+
+// ---------------------------------------------------------------------------------------------
+// The rule tables (projection::view_rules::rules_json, written into glue/view-rules.js at build
+// time so that importing needs no call into the module), in the shapes the helpers look up.
+
+const RULES = JSON.parse(viewRulesJson);
+const RM = RULES.readModel;
+// Small tables are scanned (a few string comparisons beat a hash lookup here); values used on
+// every call are module constants.
+const STATUSES = RM.statusKeys.map(([status]) => status);
+const STATUS_KEYS = RM.statusKeys.map(([, key]) => key);
+const DEFAULT_STATUS_KEY = RM.defaultStatusKey;
+const DISPLAY_CLASSES = RM.classDisplayKeys.map(([eventClass]) => eventClass);
+const DISPLAY_KEYS = RM.classDisplayKeys.map(([, key]) => key);
+const ACTION_REQUIRED_CLASS = RM.actionRequiredClass;
+const ACTION_RESOLVED_KEY = RM.actionResolvedKey;
+const ACTION_KIND_KEY = RM.actionKindKey;
+const TARGET_MODULE_KEY = RM.targetModuleKey;
+const CONTROLS_KEY = RM.controlsKey;
+const CONTROL_LABEL_PREFIX = RM.controlLabelPrefix;
+const ACTION_CLASSES = [ACTION_REQUIRED_CLASS, ...RM.actionTerminalClasses];
+// Every action rule, and the fallback, as objects of one shape (one hidden class to read).
+const actionRule = (rule) => ({
+  actionKinds: rule.actionKinds ?? [],
+  targetModules: rule.targetModules ?? [],
+  labelKey: rule.labelKey,
+  decision: rule.decision,
+  defaultActionKind: rule.defaultActionKind ?? "",
+  inputSourceRecovery: rule.inputSourceRecovery ?? false,
+});
+const ACTION_RULES = RM.actionRules.map(actionRule);
+const FALLBACK_ACTION = actionRule(RM.fallbackAction);
+const RECOVERY_RULES = ACTION_RULES.filter((rule) => rule.inputSourceRecovery);
+
+function indexIn(list, value) {
+  for (let i = 0; i < list.length; i++) if (list[i] === value) return i;
+  return -1;
+}
+
+// Surface rules: the first matching rule decides, so each condition maps to the position of the
+// first rule holding it and the lowest position found wins.
+function firstRuleOf(field) {
+  const positions = new Map();
+  RM.surfaceRules.forEach((rule, i) => {
+    for (const value of rule[field]) if (!positions.has(value)) positions.set(value, i);
+  });
+  return positions;
+}
+const SURFACE_BY_CLASS = firstRuleOf("classes");
+const SURFACE_BY_KIND = firstRuleOf("kinds");
+const SURFACE_BY_PHASE = firstRuleOf("phases");
+const SURFACE_PREFIXES = RM.surfaceRules.flatMap((rule, i) => rule.classPrefixes.map((p) => [p, i]));
+const SURFACES = RM.surfaceRules.map((rule) => rule.surface);
+const NO_SURFACE = SURFACES.length;
+const DEFAULT_SURFACE = RM.defaultSurface;
+
+const RESOLVED_FROM_KEY = RM.resolvedFromKey;
+const RUNTIME_VIEW_FIELDS = RULES.runtimeViewFields;
+const RUNTIME_STATUSES = RULES.runtimeStatuses;
+const STATE_DELTA_CLASS = RULES.stateDeltaClass;
+const SUPERSESSION_FIELDS = RULES.supersessionFields;
+const SUBAGENT_THREAD_FIELDS = RULES.subagents.threadFields;
+const SUBAGENT_THREAD_PAYLOAD_KEYS = RULES.subagents.threadPayloadKeys;
+
+const TOOL_PROJECTION = RULES.toolProjection;
+const CODING = RULES.coding;
+// The classes of the events a coding view may read: coding classes and turn classes.
+const CODING_VIEW_PREFIXES = [...CODING.classPrefixes, CODING.turnPrefix];
+const [CODING_PROFILE_KEY, CODING_PROFILE] = CODING.profile;
+
+const MCP = RULES.mcp;
+const MCP_PREFIX = MCP.prefix;
+const MCP_SEPARATOR = MCP.separator;
+const MCP_DEFAULT_SERVER = MCP.defaultServer;
+const MCP_DEFAULT_TOOL = MCP.defaultTool;
+const MCP_DEFAULT_OPERATION = MCP.defaultOperation;
+const MCP_BARE_NAMES = MCP.bareNames;
+// The word lists become `_`-delimited alternations (the words are plain lower-case letters).
+const MCP_OPERATIONS = MCP.operationRules.map((rule) => ({
+  kind: rule.kind,
+  equals: rule.compactEquals,
+  contains: rule.compactContains,
+  words: rule.words.length > 0 ? new RegExp(`(?:^|_)(?:${rule.words.join("|")})(?:_|$)`) : undefined,
+}));
+
+// ---------------------------------------------------------------------------------------------
+// Read model: per-event helpers
+
+function payloadText(event, key) {
+  const payload = event.payload;
+  const value = payload === undefined || payload === null ? undefined : payload[key];
+  return typeof value === "string" ? value : "";
+}
+
+// The two payload fields every action rule reads, read by name: a named property read is much
+// cheaper than a computed one on payloads of many shapes. The tables must name the same fields.
+if (ACTION_KIND_KEY !== "actionKind" || TARGET_MODULE_KEY !== "targetModule") {
+  throw new Error("views.js: the rule tables read other payload fields than actionKind and targetModule");
+}
+
+function actionKindOf(event) {
+  const payload = event.payload;
+  const value = payload === undefined || payload === null ? undefined : payload.actionKind;
+  return typeof value === "string" ? value : "";
+}
+
+function targetModuleOf(event) {
+  const payload = event.payload;
+  const value = payload === undefined || payload === null ? undefined : payload.targetModule;
+  return typeof value === "string" ? value : "";
+}
+
+export function agentEventStatusKey(status) {
+  const i = indexIn(STATUSES, status);
+  return i < 0 ? DEFAULT_STATUS_KEY : STATUS_KEYS[i];
+}
+
+export function agentEventStatusLabel(status) {
+  return agentEventStatusKey(status);
+}
+
+export function agentEventDisplayStatusKey(event) {
+  const i = indexIn(DISPLAY_CLASSES, event.eventClass);
+  return i < 0 ? agentEventStatusKey(event.status) : DISPLAY_KEYS[i];
+}
+
+export function agentEventActionKind(event) {
+  return actionKindOf(event);
+}
+
+export function agentEventTargetModule(event) {
+  return targetModuleOf(event);
+}
+
+function actionRuleFor(actionKind, targetModule, rules) {
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    const kinds = rule.actionKinds;
+    for (let j = 0; j < kinds.length; j++) if (kinds[j] === actionKind) return rule;
+    const modules = rule.targetModules;
+    for (let j = 0; j < modules.length; j++) if (modules[j] === targetModule) return rule;
+  }
+  return undefined;
+}
+
+export function projectAgentRuntimeAction(event) {
+  const actionKind = actionKindOf(event);
+  const targetModule = targetModuleOf(event);
+  const rule = actionRuleFor(actionKind, targetModule, ACTION_RULES) ?? FALLBACK_ACTION;
+  return {
+    actionKind: actionKind || rule.defaultActionKind,
+    targetModule,
+    labelKey: rule.labelKey,
+    decision: rule.decision,
+  };
+}
+
+export function agentEventSurface(event) {
+  const eventClass = event.eventClass;
+  let best = NO_SURFACE;
+  let at = SURFACE_BY_CLASS.get(eventClass);
+  if (at !== undefined && at < best) best = at;
+  at = SURFACE_BY_KIND.get(event.kind);
+  if (at !== undefined && at < best) best = at;
+  if (typeof eventClass === "string") {
+    for (let i = 0; i < SURFACE_PREFIXES.length; i++) {
+      const [prefix, position] = SURFACE_PREFIXES[i];
+      if (position < best && eventClass.startsWith(prefix)) best = position;
+    }
+  }
+  at = SURFACE_BY_PHASE.get(event.phase);
+  if (at !== undefined && at < best) best = at;
+  return best < NO_SURFACE ? SURFACES[best] : DEFAULT_SURFACE;
+}
+
+export function isAgentInputSourceRecoveryEvent(event) {
+  return (
+    indexIn(ACTION_CLASSES, event.eventClass) >= 0 &&
+    actionRuleFor(actionKindOf(event), targetModuleOf(event), RECOVERY_RULES) !== undefined
+  );
+}
+
+/** The action request's controls (non-blank strings, first occurrence kept) as actions. */
+function projectActions(event) {
+  const base = projectAgentRuntimeAction(event);
+  const payload = event.payload;
+  const given = payload === undefined || payload === null ? undefined : payload[CONTROLS_KEY];
+  const controls = new Set();
+  if (Array.isArray(given)) {
+    for (const control of given) if (typeof control === "string" && control.trim()) controls.add(control);
+  }
+  if (controls.size === 0) return [base];
+  return Array.from(controls, (control) => ({
+    ...base,
+    labelKey: `${CONTROL_LABEL_PREFIX}${control}`,
+    decision: control,
+  }));
+}
+
+export function projectAgentRuntimeEvent(
+  event,
+  context = { resolvedActionIds: new Set(), resolvedEventIds: new Set() },
+) {
+  const required = event.eventClass === ACTION_REQUIRED_CLASS;
+  const resolved =
+    required &&
+    ((event.actionId ? context.resolvedActionIds.has(event.actionId) : false) ||
+      context.resolvedEventIds.has(event.id));
+  const open = required && !resolved;
+  return {
+    id: event.id,
+    source: event,
+    surface: agentEventSurface(event),
+    title: event.title,
+    detail: event.detail,
+    status: event.status,
+    displayStatusKey: resolved ? ACTION_RESOLVED_KEY : agentEventDisplayStatusKey(event),
+    action: open ? projectAgentRuntimeAction(event) : undefined,
+    actions: open ? projectActions(event) : undefined,
+    actionId: event.actionId,
+    resolved,
+    actionKind: actionKindOf(event),
+    targetModule: targetModuleOf(event),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool surface: MCP tool names
+
+export function parseAgentUiMcpToolName(toolName) {
+  const name = toolName.trim();
+  if (!name.toLowerCase().startsWith(MCP_PREFIX)) return undefined;
+  const parts = name.split(MCP_SEPARATOR);
+  if (parts.length < 3) return undefined;
+  return {
+    serverId: parts[1] || MCP_DEFAULT_SERVER,
+    toolName: parts.slice(2).join(MCP_SEPARATOR) || MCP_DEFAULT_TOOL,
+  };
+}
+
+export function classifyAgentUiMcpOperationKind(toolName) {
+  const parsed = parseAgentUiMcpToolName(toolName);
+  const lower = (parsed ? parsed.toolName : toolName).trim().toLowerCase();
+  const compact = lower.replace(/[^a-z0-9]+/g, "");
+  if (!parsed && indexIn(MCP_BARE_NAMES, compact) < 0) return undefined;
+  for (let i = 0; i < MCP_OPERATIONS.length; i++) {
+    const rule = MCP_OPERATIONS[i];
+    if (indexIn(rule.equals, compact) >= 0 || (rule.words !== undefined && rule.words.test(lower))) return rule.kind;
+    for (let j = 0; j < rule.contains.length; j++) if (compact.includes(rule.contains[j])) return rule.kind;
+  }
+  return MCP_DEFAULT_OPERATION;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accumulators: the Rust side applies each event and answers with what changed; the model is
+// rebuilt from the previous one (unchanged subtrees stay the same objects).
+
+/** JSON text of an accumulator's event. */
+function eventText(event, what) {
+  requireEvent(event, what);
+  return jsonText(event, `${what}: event`);
+}
+
+export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
+  const what = "createAgentRuntimeReadModelAccumulator";
+  const count = jsonText(sourceCount, `${what}: sourceCount`);
+  const { inner, check } = owned(what, () => new wasm.WasmReadModelAccumulator(count));
+  // Event `i` of the patches is `events[i]`: every event applied since the last reset.
+  let events = [];
+  let model = applyPatch(undefined, JSON.parse(call(what, () => inner.take_patch())), events);
+  return {
+    apply(event) {
+      check();
+      const text = eventText(event, `${what}.apply`);
+      const patch = call(`${what}.apply`, () => inner.apply(putText(text)));
+      events.push(event);
+      model = applyPatch(model, JSON.parse(patch), events);
+      return model;
+    },
+    getReadModel() {
+      check();
+      return model;
+    },
+    getEventsBySurface(surface) {
+      check();
+      if (typeof surface !== "string") return [];
+      return parseWire(call(`${what}.getEventsBySurface`, () => inner.surface_events(surface)), events);
+    },
+    reset(nextSourceCount = 0) {
+      check();
+      const count = jsonText(nextSourceCount, `${what}.reset: sourceCount`);
+      const patch = call(`${what}.reset`, () => inner.reset(count));
+      events = [];
+      model = applyPatch(undefined, JSON.parse(patch), events);
+      return model;
+    },
+  };
+}
+
+/** A string field, or undefined (what the Rust side takes for each of the fields it reads). */
+function text(value) {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The runtime status view: `status` and the event's fields (RUNTIME_VIEW_FIELDS). */
+function runtimeView(status, event) {
+  const view = { status };
+  for (let i = 0; i < RUNTIME_VIEW_FIELDS.length; i++) {
+    const [key, field] = RUNTIME_VIEW_FIELDS[i];
+    view[key] = event === undefined ? undefined : event[field];
+  }
+  return view;
+}
+
+export function createRuntimeStatusAccumulator() {
+  const what = "createRuntimeStatusAccumulator";
+  const { inner, check } = owned(what, () => new wasm.WasmRuntimeStatusAccumulator());
+  let view = runtimeView(RUNTIME_STATUSES[0], undefined);
+  return {
+    apply(event) {
+      check();
+      requireEvent(event, `${what}.apply`);
+      const payload = event.payload;
+      const from =
+        payload !== null && typeof payload === "object" && !Array.isArray(payload)
+          ? payload[RESOLVED_FROM_KEY]
+          : undefined;
+      const status = call(`${what}.apply`, () =>
+        inner.apply(text(event.id), text(event.eventClass), text(event.status), text(event.actionId), text(from)),
+      );
+      view = runtimeView(RUNTIME_STATUSES[status], event);
+      return view;
+    },
+    getStatus() {
+      check();
+      return view;
+    },
+    reset() {
+      check();
+      call(`${what}.reset`, () => inner.reset());
+      view = runtimeView(RUNTIME_STATUSES[0], undefined);
+      return view;
+    },
+  };
+}
+
+/** Whether an event names a subagent thread (the Rust accumulator ignores the others). */
+function hasSubagentThread(event) {
+  for (let i = 0; i < SUBAGENT_THREAD_FIELDS.length; i++) {
+    const value = event[SUBAGENT_THREAD_FIELDS[i]];
+    if (value !== undefined && value !== null) return typeof value === "string" && value !== "";
+  }
+  const payload = event.payload;
+  if (payload === null || typeof payload !== "object" || Array.isArray(payload)) return false;
+  for (let i = 0; i < SUBAGENT_THREAD_PAYLOAD_KEYS.length; i++) {
+    const value = payload[SUBAGENT_THREAD_PAYLOAD_KEYS[i]];
+    if (typeof value === "string" && value.trim()) return true;
+  }
+  return false;
+}
+
+export function createAgentUiSubagentsModelAccumulator() {
+  const what = "createAgentUiSubagentsModelAccumulator";
+  const { inner, check } = owned(what, () => new wasm.WasmSubagentsAccumulator());
+  let model = applyPatch(undefined, JSON.parse(call(what, () => inner.take_patch())), NO_EVENTS);
+  return {
+    apply(event) {
+      check();
+      requireEvent(event, `${what}.apply`);
+      // An event of no subagent thread leaves the model as it is: no call into WebAssembly.
+      if (!hasSubagentThread(event)) return model;
+      const text = eventText(event, `${what}.apply`);
+      const patch = call(`${what}.apply`, () => inner.apply(putText(text)));
+      model = applyPatch(model, JSON.parse(patch), NO_EVENTS);
+      return model;
+    },
+    getModel() {
+      check();
+      return model;
+    },
+    reset() {
+      check();
+      model = applyPatch(undefined, JSON.parse(call(`${what}.reset`, () => inner.reset())), NO_EVENTS);
+      return model;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+// One scan object, made again on a new instance after a fault.
+let statusScan;
+let statusScanGeneration = -1;
+
+/**
+ * The status is decided by the stream's last events, read backwards: one at a time, each by the
+ * few fields the Rust scan reads, until it has the answer (usually at the last event).
+ */
+export function runtimeStatusForEvents(events) {
+  const what = "runtimeStatusForEvents";
+  if (!Array.isArray(events)) throw new TypeError(`${what}: events must be an array, got ${describe(events)}.`);
+  if (statusScanGeneration !== core.generation) {
+    statusScan = call(what, () => new wasm.WasmRuntimeStatusScan());
+    statusScanGeneration = track(statusScan);
+  }
+  const scan = statusScan;
+  call(what, () => scan.reset());
+  let status = -1;
+  // Only the events read are checked (the scan usually stops at the last one).
+  for (let i = events.length - 1; i >= 0 && status < 0; i--) {
+    const event = events[i];
+    requireEvent(event, `${what}: events[${i}]`);
+    status = call(what, () => scan.step(text(event.id), text(event.eventClass), text(event.status), text(event.actionId)));
+  }
+  return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], events[events.length - 1]);
+}
+
+/** Whether a read-model projection is on the tool surface (TOOL_PROJECTION). */
+function isToolProjection(projection) {
+  // Read in the reference's order (a malformed projection fails with its TypeError).
+  if (indexIn(TOOL_PROJECTION.surfaces, projection.surface) >= 0) return true;
+  const source = projection.source;
+  if (indexIn(TOOL_PROJECTION.kinds, source.kind) >= 0) return true;
+  const eventClass = source.eventClass;
+  if (typeof eventClass === "string") {
+    for (const prefix of TOOL_PROJECTION.classPrefixes) if (eventClass.startsWith(prefix)) return true;
+  }
+  return indexIn(TOOL_PROJECTION.phases, source.phase) >= 0;
+}
+
+export function projectAgentUiToolSurface(projections) {
+  const what = "projectAgentUiToolSurface";
+  if (!Array.isArray(projections)) {
+    throw new TypeError(`${what}: projections must be an array, got ${describe(projections)}.`);
+  }
+  // Only the tool projections cross; the others keep their place (a call's fallback id is its
+  // projection's index).
+  const tools = projections.map((projection) => (isToolProjection(projection) ? projection : null));
+  const text = jsonText(tools, `${what}: projections`);
+  return parseWire(call(what, () => wasm.tool_surface_json(putText(text))), NO_EVENTS);
+}
+
+export function projectAgentUiMcpSurface(toolSurface) {
+  const what = "projectAgentUiMcpSurface";
+  // Only the calls' MCP views cross (the reference's own read, with its TypeErrors); the
+  // surface's `tools` are these very objects.
+  const views = toolSurface.calls.map((call) => call.mcp);
+  const text = jsonText(views, `${what}: toolSurface.calls[*].mcp`);
+  return parseWire(call(what, () => wasm.mcp_surface_json(putText(text))), views);
+}
+
+export function buildAgentUiCollaborationPayloadMetadata(input) {
+  const what = "buildAgentUiCollaborationPayloadMetadata";
+  if (input === null || typeof input !== "object") {
+    throw new TypeError(`${what}: input must be an object, got ${describe(input)}.`);
+  }
+  const text = jsonText(input, `${what}: input`);
+  return parseWire(call(what, () => wasm.collaboration_metadata_json(putText(text))), NO_EVENTS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// State deltas
+
+export function readAgentRuntimeStateDelta(event) {
+  const what = "readAgentRuntimeStateDelta";
+  requireEvent(event, what);
+  if (event.eventClass !== STATE_DELTA_CLASS) return undefined;
+  const text = eventText(event, what);
+  const delta = call(what, () => wasm.read_state_delta_json(putText(text)));
+  return delta === undefined ? undefined : parseWire(delta, NO_EVENTS);
+}
+
+function setOwnKey(target, key, value) {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/**
+ * Run a prepared delta pass over `state`. Only the keys the pass reads or writes cross into
+ * WebAssembly; the others go as references and come back as the same objects, as does every
+ * subtree the deltas leave unchanged.
+ */
+function runDeltaPass(pass, state, what) {
+  if (state === null || typeof state !== "object" || Array.isArray(state)) {
+    throw new TypeError(`${what}: state must be an object, got ${describe(state)}.`);
+  }
+  const needed = JSON.parse(call(what, () => pass.needed()));
+  const whole = new Set(needed.keys);
+  const kept = [];
+  const keep = (value) => new WireRef(kept.push(value) - 1);
+  const doc = {};
+  for (const key of Object.keys(state)) {
+    const value = state[key];
+    const some = Object.hasOwn(needed.partial, key) ? needed.partial[key] : undefined;
+    if (whole.has(key)) {
+      setOwnKey(doc, key, value);
+    } else if (some === undefined) {
+      setOwnKey(doc, key, keep(value));
+    } else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const part = {};
+      for (const k of Object.keys(value)) setOwnKey(part, k, some.includes(k) ? value[k] : keep(value[k]));
+      setOwnKey(doc, key, part);
+    } else {
+      setOwnKey(doc, key, value);
+    }
+  }
+  const text = encodeWire(doc);
+  const out = JSON.parse(call(what, () => pass.run(putText(text))));
+  return { state: applyPatch(state, out.patch, kept), applied: out.applied, error: out.error };
+}
+
+export function applyAgentRuntimeStateDeltaToProjectionState(state, event) {
+  const what = "applyAgentRuntimeStateDeltaToProjectionState";
+  requireEvent(event, what);
+  if (event.eventClass !== STATE_DELTA_CLASS) return { state, applied: false };
+  const text = eventText(event, what);
+  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), true));
+  const generation = track(pass);
+  try {
+    if (call(what, () => pass.is_empty())) return { state, applied: false };
+    const out = runDeltaPass(pass, state, what);
+    return out.error === null
+      ? { state: out.state, applied: true }
+      : { state: out.state, applied: false, error: out.error };
+  } finally {
+    freePass(pass, generation);
+  }
+}
+
+export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
+  const what = "applyAgentRuntimeStateDeltasToProjectionState";
+  requireEventList(events, what);
+  // The events before the first delta are never read: nothing applies before it, and only later
+  // events supersede a delta.
+  let first = 0;
+  while (first < events.length && events[first].eventClass !== STATE_DELTA_CLASS) first++;
+  if (first === events.length) return state;
+  // Deltas cross whole; of the other events only the fields that decide whether they supersede a
+  // delta.
+  const sent = new Array(events.length - first);
+  for (let i = first; i < events.length; i++) {
+    const event = events[i];
+    if (event.eventClass === STATE_DELTA_CLASS) {
+      sent[i - first] = event;
+      continue;
+    }
+    const fields = {};
+    for (let j = 0; j < SUPERSESSION_FIELDS.length; j++) {
+      const key = SUPERSESSION_FIELDS[j];
+      const value = event[key];
+      if (value !== undefined) fields[key] = value;
+    }
+    sent[i - first] = fields;
+  }
+  const text = jsonText(sent, `${what}: events`);
+  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false));
+  const generation = track(pass);
+  try {
+    return call(what, () => pass.is_empty()) ? state : runDeltaPass(pass, state, what).state;
+  } finally {
+    freePass(pass, generation);
+  }
+}
+
+/** Free a delta pass now, unless a fault during the call already detached it. */
+function freePass(pass, generation) {
+  if (generation === core.generation) pass.free();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coding workbench
+
+// The state keys the coding view reads besides `readModel.events[*].source`, which cross as a
+// list of their own (projection::coding::project_coding_workbench_view_of); the others cross as
+// references and come back as the same objects (`artifacts`, `evidence`).
+const CODING_STATE_KEYS = ["runtime", "hydration", "actions", "diagnostics"];
+
+/** The event itself if a coding view may read it, else null. */
+function codingViewSource(event) {
+  if (event === null || typeof event !== "object") return null;
+  const eventClass = event.eventClass;
+  if (typeof eventClass === "string") {
+    for (let i = 0; i < CODING_VIEW_PREFIXES.length; i++) if (eventClass.startsWith(CODING_VIEW_PREFIXES[i])) return event;
+    if (indexIn(CODING.classes, eventClass) >= 0) return event;
+  }
+  const payload = event.payload;
+  const profile = payload !== null && typeof payload === "object" ? payload[CODING_PROFILE_KEY] : undefined;
+  return profile === CODING_PROFILE ? event : null;
+}
+
+export function projectCodingWorkbenchView(state, codingReadModel) {
+  const what = "projectCodingWorkbenchView";
+  // The reference's own reads (and TypeErrors) of a malformed state.
+  const sources = state.readModel.events.map((projection) => projection.source);
+  // Each event object crosses once, in `sources`, and by reference wherever the state holds it.
+  const index = new Map();
+  sources.forEach((source, i) => {
+    if (source !== null && typeof source === "object" && !index.has(source)) index.set(source, i);
+  });
+  const kept = sources.slice();
+  const doc = {};
+  for (const key of Object.keys(state)) {
+    setOwnKey(doc, key, CODING_STATE_KEYS.includes(key) ? state[key] : new WireRef(kept.push(state[key]) - 1));
+  }
+  const stateText = encodeWire(doc, index);
+  // Events the view cannot read (neither coding nor turn events) cross as null.
+  const sourcesText = jsonText(sources.map(codingViewSource), `${what}: state.readModel.events[*].source`);
+  const readModelText =
+    codingReadModel === undefined ? "null" : jsonText(codingReadModel, `${what}: codingReadModel`);
+  const text = `[${stateText},${sourcesText},${readModelText}]`;
+  return parseWire(call(what, () => wasm.coding_view_json(putText(text))), kept);
+}
+
+export function projectCodingWorkbenchViewFromEvents(input) {
+  const what = "projectCodingWorkbenchViewFromEvents";
+  const { events, sourceCount } = projectionInput(input, what);
+  const text = jsonText(input ?? {}, `${what}: input`);
+  return parseWire(
+    call(what, () => wasm.coding_view_from_events_json(putText(text), sourceCount)),
+    events,
+  );
+}

@@ -1,0 +1,414 @@
+//! Bindings of the projection's views taken one at a time: the read-model, runtime-status and
+//! subagents accumulators, the tool and MCP surfaces, runtime status and state deltas over a
+//! list, the coding workbench view, the collaboration metadata builder, and the per-event rule
+//! tables the JS wrapper evaluates itself (`view_rules_json`).
+//!
+//! Inputs are read from the input buffer (see [`super::input`]); values that may hold
+//! `undefined` or stand for objects the caller keeps (a projection state) arrive wire-encoded
+//! (`Val::from_wire_json`). Accumulators answer with patches (docs/design.md, "Patch protocol")
+//! at paths relative to their model.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::api::parse;
+use super::input::with_input;
+use crate::contract::event::{check_event, Ev};
+use crate::contract::val::Val;
+use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
+use crate::projection::patch::{diff_patch, Patch};
+use crate::projection::read_model::ReadModelAccumulator;
+use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusFacts};
+use crate::projection::state_delta::{read_state_delta, WholeStatePass};
+use crate::projection::subagents::SubagentsAccumulator;
+use crate::projection::{coding, tool_surface, view_rules};
+
+fn wire(v: &Val) -> String {
+    let mut s = String::new();
+    v.write_json(&mut s);
+    s
+}
+
+fn patch_text(p: &Patch) -> String {
+    p.to_json()
+}
+
+/// The input buffer's JSON value.
+fn input_value(len: usize) -> Result<Value, JsError> {
+    with_input(len, parse)
+}
+
+/// One event from the input buffer, checked for projection; with its text.
+fn with_event<T>(len: usize, f: impl FnOnce(Value, &str) -> T) -> Result<T, JsError> {
+    with_input(len, |text| {
+        let event = parse(text)?;
+        check_event(&event).map_err(|e| JsError::new(&e.message))?;
+        Ok(f(event, text))
+    })
+}
+
+/// A source count given as JSON text (`None`: absent, the reference's default 0).
+fn source_count(json: Option<String>) -> Result<Val, JsError> {
+    match json {
+        None => Ok(Val::Num(0.0)),
+        Some(t) => parse(&t).map(|v| Val::from_json(&v)),
+    }
+}
+
+/// The per-event rule tables (`projection::view_rules::rules_json`).
+#[wasm_bindgen]
+pub fn view_rules_json() -> String {
+    view_rules::rules_json()
+}
+
+// ---- read model -------------------------------------------------------------------------------
+
+/// `createAgentRuntimeReadModelAccumulator(sourceCount)`; `Val::Event(i)` in its patches is the
+/// `i`-th event applied since construction or the last `reset`.
+#[wasm_bindgen]
+pub struct WasmReadModelAccumulator {
+    inner: ReadModelAccumulator,
+}
+
+#[wasm_bindgen]
+impl WasmReadModelAccumulator {
+    /// `source_count_json`: JSON text of the source count, `None` when it is absent.
+    #[wasm_bindgen(constructor)]
+    pub fn new(source_count_json: Option<String>) -> Result<WasmReadModelAccumulator, JsError> {
+        Ok(WasmReadModelAccumulator {
+            inner: ReadModelAccumulator::new(source_count(source_count_json)?),
+        })
+    }
+
+    /// Apply one event (JSON in the input buffer); returns the patch. A malformed event throws
+    /// and changes nothing.
+    pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
+        let inner = &mut self.inner;
+        with_event(len, |event, text| inner.apply(event, Some(text)))?;
+        Ok(patch_text(&self.inner.take_patch()))
+    }
+
+    /// Forget every event; returns the patch (the whole model).
+    pub fn reset(&mut self, source_count_json: Option<String>) -> Result<String, JsError> {
+        self.inner.reset(source_count(source_count_json)?);
+        Ok(patch_text(&self.inner.take_patch()))
+    }
+
+    /// What changed since the previous patch (the whole model first).
+    pub fn take_patch(&mut self) -> String {
+        patch_text(&self.inner.take_patch())
+    }
+
+    /// The projections on `surface`, wire-encoded.
+    pub fn surface_events(&self, surface: &str) -> String {
+        wire(&self.inner.surface_events(surface))
+    }
+}
+
+// ---- runtime status ---------------------------------------------------------------------------
+
+/// `createRuntimeStatusAccumulator()` (the reference's incremental algorithm). It takes only the
+/// event fields the status reads, as strings (no JSON); the JS side builds the view from the
+/// event itself.
+#[wasm_bindgen]
+pub struct WasmRuntimeStatusAccumulator {
+    inner: RuntimeStatusAcc,
+}
+
+#[wasm_bindgen]
+impl WasmRuntimeStatusAccumulator {
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmRuntimeStatusAccumulator {
+        WasmRuntimeStatusAccumulator {
+            inner: RuntimeStatusAcc::default(),
+        }
+    }
+
+    /// Apply one event given by its `id`, `eventClass`, `status`, `actionId` and
+    /// `payload.resolvedFromEventId` (each `undefined` unless a string); returns the status (its
+    /// position in `view_rules::RUNTIME_STATUSES`).
+    pub fn apply(
+        &mut self,
+        id: Option<String>,
+        event_class: Option<String>,
+        status: Option<String>,
+        action_id: Option<String>,
+        resolved_from: Option<String>,
+    ) -> u8 {
+        let facts = StatusFacts {
+            id: id.as_deref(),
+            cls: event_class.as_deref().unwrap_or(""),
+            status: status.as_deref(),
+            action_id: action_id.as_deref().filter(|s| !s.is_empty()),
+            resolved_from: resolved_from.as_deref().filter(|s| !s.is_empty()),
+        };
+        view_rules::runtime_status_code(self.inner.apply(&facts))
+    }
+
+    /// Forget everything.
+    pub fn reset(&mut self) {
+        self.inner = RuntimeStatusAcc::default();
+    }
+}
+
+/// `runtimeStatusForEvents(events)`, fed one event at a time from the end of the stream (most
+/// streams are decided by their last few events), each by the fields the status reads, as
+/// strings (no JSON); the JS side builds the view from the last event.
+#[wasm_bindgen]
+pub struct WasmRuntimeStatusScan {
+    inner: RuntimeStatusScan,
+}
+
+#[wasm_bindgen]
+impl WasmRuntimeStatusScan {
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmRuntimeStatusScan {
+        WasmRuntimeStatusScan {
+            inner: RuntimeStatusScan::default(),
+        }
+    }
+
+    /// Start a new scan.
+    pub fn reset(&mut self) {
+        self.inner.reset();
+    }
+
+    /// The event before those fed so far, by its `id`, `eventClass`, `status` and `actionId`
+    /// (each `undefined` unless a string): the status once it decides it (its position in
+    /// `view_rules::RUNTIME_STATUSES`), else -1.
+    pub fn step(
+        &mut self,
+        id: Option<String>,
+        event_class: Option<String>,
+        status: Option<String>,
+        action_id: Option<String>,
+    ) -> i32 {
+        let facts = StatusFacts {
+            id: id.as_deref(),
+            cls: event_class.as_deref().unwrap_or(""),
+            status: status.as_deref(),
+            action_id: action_id.as_deref().filter(|s| !s.is_empty()),
+            resolved_from: None,
+        };
+        self.inner
+            .step(&facts)
+            .map_or(-1, |s| i32::from(view_rules::runtime_status_code(s)))
+    }
+}
+
+// ---- subagents --------------------------------------------------------------------------------
+
+/// `createAgentUiSubagentsModelAccumulator()`.
+#[wasm_bindgen]
+pub struct WasmSubagentsAccumulator {
+    inner: SubagentsAccumulator,
+}
+
+#[wasm_bindgen]
+impl WasmSubagentsAccumulator {
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmSubagentsAccumulator {
+        WasmSubagentsAccumulator {
+            inner: SubagentsAccumulator::new(),
+        }
+    }
+
+    /// Apply one event (JSON in the input buffer); returns the patch (no ops when the event is
+    /// not a subagent event).
+    pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
+        let inner = &mut self.inner;
+        with_event(len, |event, _| inner.apply(Ev::of(&event)))?;
+        Ok(patch_text(&self.inner.take_patch()))
+    }
+
+    /// Forget everything; returns the patch (the whole model).
+    pub fn reset(&mut self) -> String {
+        self.inner.reset();
+        patch_text(&self.inner.take_patch())
+    }
+
+    /// What changed since the previous patch (the whole model first).
+    pub fn take_patch(&mut self) -> String {
+        patch_text(&self.inner.take_patch())
+    }
+}
+
+// ---- tool and MCP surfaces ----------------------------------------------------------------------
+
+/// `projectAgentUiToolSurface(projections)`: the input buffer holds a JSON array of read-model
+/// projections.
+#[wasm_bindgen]
+pub fn tool_surface_json(len: usize) -> Result<String, JsError> {
+    let Value::Array(items) = input_value(len)? else {
+        return Err(JsError::new("Projections must be an array."));
+    };
+    tool_surface::project_tool_surface(&items)
+        .map(|v| wire(&v))
+        .map_err(|e| JsError::new(&e))
+}
+
+/// `projectAgentUiMcpSurface(toolSurface)`: the input buffer holds the calls' `mcp` views
+/// (`toolSurface.calls.map((call) => call.mcp)`); `Val::Event(i)` in the result is view `i`.
+#[wasm_bindgen]
+pub fn mcp_surface_json(len: usize) -> Result<String, JsError> {
+    let views = Val::from_json(&input_value(len)?);
+    tool_surface::project_mcp_surface(&views)
+        .map(|v| wire(&v))
+        .map_err(|e| JsError::new(&e))
+}
+
+// ---- state deltas -----------------------------------------------------------------------------
+
+/// `readAgentRuntimeStateDelta(event)`: the delta, wire-encoded, or `undefined`.
+#[wasm_bindgen]
+pub fn read_state_delta_json(len: usize) -> Result<Option<String>, JsError> {
+    let event = input_value(len)?;
+    Ok(read_state_delta(Ev::of(&event)).map(|v| wire(&v)))
+}
+
+/// The deltas of `applyAgentRuntimeStateDelta(s)ToProjectionState`, prepared from the events
+/// in the input buffer (one event when `single`, else an array), then run over the state.
+#[wasm_bindgen]
+pub struct WasmStateDeltaPass {
+    inner: Option<WholeStatePass>,
+}
+
+#[wasm_bindgen]
+impl WasmStateDeltaPass {
+    #[wasm_bindgen(constructor)]
+    pub fn new(len: usize, single: bool) -> Result<WasmStateDeltaPass, JsError> {
+        let input = input_value(len)?;
+        let inner = if single {
+            WholeStatePass::of_event(&input)
+        } else {
+            let Value::Array(events) = input else {
+                return Err(JsError::new("Runtime events must be an array."));
+            };
+            Some(WholeStatePass::of_events(&events))
+        };
+        Ok(WasmStateDeltaPass { inner })
+    }
+
+    /// Whether there is nothing to apply (not a `state.delta` event; no delta in the list).
+    pub fn is_empty(&self) -> bool {
+        match &self.inner {
+            None => true,
+            Some(p) => p.is_empty(),
+        }
+    }
+
+    /// The state keys the pass needs: `{"keys": [...], "partial": {<key>: [...]}}`: keys needed
+    /// whole, and keys of which only the listed keys are needed.
+    pub fn needed(&self) -> String {
+        let (keys, partial) = self
+            .inner
+            .as_ref()
+            .map(WholeStatePass::needed)
+            .unwrap_or_default();
+        let mut parts = crate::contract::val::Obj::new();
+        for (k, list) in &partial {
+            parts.set(*k, Val::str_arr(list));
+        }
+        let o = crate::contract::val::Obj::new()
+            .k("keys", Val::str_arr(&keys))
+            .k("partial", parts.into_val())
+            .into_val();
+        wire(&o)
+    }
+
+    /// Run over the state in the input buffer (wire-encoded; keys not needed may be
+    /// placeholders). Returns `{"applied", "error", "patch"}`: `patch` turns the given state
+    /// into the result (docs/design.md, "Patch protocol").
+    pub fn run(&self, len: usize) -> Result<String, JsError> {
+        let state = Val::from_wire_json(&input_value(len)?);
+        let Some(pass) = &self.inner else {
+            return Err(JsError::new("Nothing to apply."));
+        };
+        let out = pass.run(&state).map_err(|e| JsError::new(&e))?;
+        let mut s = String::from("{\"applied\":");
+        s.push_str(if out.applied { "true" } else { "false" });
+        s.push_str(",\"error\":");
+        match &out.error {
+            Some(e) => crate::contract::val::write_json_str(e, &mut s),
+            None => s.push_str("null"),
+        }
+        s.push_str(",\"patch\":");
+        diff_patch(&state, &out.state).write_json(&mut s);
+        s.push('}');
+        Ok(s)
+    }
+}
+
+// ---- coding -----------------------------------------------------------------------------------
+
+/// `projectCodingWorkbenchView(state, codingReadModel)`: the input buffer holds
+/// `[state, sources, codingReadModel]`: the state wire-encoded (its read model is not read),
+/// `sources` the read model's events (`state.readModel.events[i].source`; those a coding view
+/// cannot read may be null), then the coding read model or null. `Val::Event(i)` in the state
+/// stands for `sources[i]`.
+#[wasm_bindgen]
+pub fn coding_view_json(len: usize) -> Result<String, JsError> {
+    let Value::Array(mut parts) = input_value(len)? else {
+        return Err(JsError::new("Expected [state, sources, codingReadModel]."));
+    };
+    let rm = parts.pop().unwrap_or(Value::Null);
+    let Some(Value::Array(sources)) = parts.pop() else {
+        return Err(JsError::new("Expected [state, sources, codingReadModel]."));
+    };
+    let state = Val::from_wire_json(parts.first().unwrap_or(&Value::Null));
+    let src: Vec<Ev<'_>> = sources.iter().map(Ev::of).collect();
+    Ok(wire(&coding::project_coding_workbench_view_of(
+        &state,
+        &src,
+        Some(&rm),
+        &coding::single_event_actions,
+    )))
+}
+
+/// `projectCodingWorkbenchViewFromEvents(input)`; `Val::Event(i)` is `input.executionEvents[i]`.
+#[wasm_bindgen]
+pub fn coding_view_from_events_json(
+    len: usize,
+    source_count: Option<f64>,
+) -> Result<String, JsError> {
+    let input = input_value(len)?;
+    coding::project_coding_workbench_view_from_events(&input, source_count)
+        .map(|v| wire(&v))
+        .map_err(|e| JsError::new(&e))
+}
+
+// ---- collaboration ----------------------------------------------------------------------------
+
+/// `buildAgentUiCollaborationPayloadMetadata(input)`: the input buffer holds the input object.
+/// A named field that is neither a string nor absent reads as absent.
+#[wasm_bindgen]
+pub fn collaboration_metadata_json(len: usize) -> Result<String, JsError> {
+    let input = input_value(len)?;
+    let s = |k: &str| input.get(k).and_then(Value::as_str);
+    let metadata = CollabInput {
+        source_type: s("sourceType"),
+        collaboration_kind: s("collaborationKind"),
+        surface: s("surface"),
+        phase: s("phase"),
+        status: s("status"),
+        runtime_entity: s("runtimeEntity"),
+        runtime_status: s("runtimeStatus"),
+        latest_turn_status: s("latestTurnStatus"),
+        task_id: s("taskId"),
+        agent_id: s("agentId"),
+        parent_thread_id: s("parentThreadId"),
+        transcript_ref: s("transcriptRef"),
+        handoff_id: s("handoffId"),
+        style_level: s("styleLevel"),
+        risk_level: s("riskLevel"),
+        tone_variant: s("toneVariant"),
+        profile_id: s("profileId"),
+        pack_id: s("packId"),
+        metadata: input.get("metadata"),
+        payload: input.get("payload"),
+    };
+    Ok(wire(&build_collaboration_payload_metadata(&metadata)))
+}

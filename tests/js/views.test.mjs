@@ -1,0 +1,321 @@
+// The views taken one at a time (pkg-template/views.js) against the states the reference
+// recorded (../shared/reference/parity): every expected value here is read from a recorded state
+// (or from the recorded events themselves), never written in.
+//
+// - tool and MCP surfaces: a batch state's `toolCalls` is the tool surface of its
+//   `readModel.events`, its `mcp` the MCP surface of its `toolCalls`;
+// - runtime status: a batch state's `runtime` is `runtimeStatusForEvents(events)`, a projector
+//   state's the runtime-status accumulator's view after every (first) event;
+// - per-event read-model helpers: every recorded projection is `projectAgentRuntimeEvent` of its
+//   source with the stream's resolutions; surfaces, status keys, actions likewise; MCP names;
+// - accumulators: the read model after every event, the subagents model, and which objects stay
+//   the same between steps;
+// - collaboration metadata: every recorded subagent activity's `collaboration`;
+// - state deltas: a batch state is the delta pass over the state built from events alone.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { isDeepStrictEqual } from "node:util";
+import { decodeUndefined, hasReference, listReference, pkgEntry, readReference } from "./reference.mjs";
+
+const api = await import(pkgEntry);
+
+/** The recorded parity cases (standard fixtures and generated streams, not the odd ones). */
+function parityCases() {
+  if (!hasReference) return [];
+  const cases = [];
+  for (const dir of ["fixtures", "streams"]) {
+    for (const file of listReference("parity", dir)) {
+      const data = readReference("parity", dir, file);
+      const input = decodeUndefined(data.input);
+      cases.push({
+        name: `${dir}/${file.replace(/\.json$/, "")}`,
+        events: dir === "fixtures" ? input.events : input.executionEvents,
+        sourceCount: dir === "fixtures" ? undefined : input.sourceCount,
+        batch: decodeUndefined(data.batchState),
+        projector: decodeUndefined(data.projectorState),
+      });
+    }
+  }
+  return cases;
+}
+
+const cases = parityCases();
+const TERMINAL = new Set(["action.resolved", "action.cancelled", "action.canceled", "action.expired"]);
+
+test("views: the recorded cases are there", { skip: !hasReference }, () => {
+  assert.ok(cases.length >= 19);
+  assert.ok(cases.some((c) => c.batch.mcp.hasMcp));
+  assert.ok(cases.some((c) => c.events.some((e) => e.eventClass === "state.delta")));
+});
+
+for (const c of cases) {
+  test(`views ${c.name}: tool and MCP surfaces of the recorded state`, () => {
+    assert.deepStrictEqual(api.projectAgentUiToolSurface(c.batch.readModel.events), c.batch.toolCalls);
+    const mcp = api.projectAgentUiMcpSurface(c.batch.toolCalls);
+    assert.deepStrictEqual(mcp, c.batch.mcp);
+    // As in the reference, the surface's tools are the calls' own views.
+    const views = new Set(c.batch.toolCalls.calls.map((call) => call.mcp));
+    for (const tool of mcp.tools) assert.ok(views.has(tool));
+    for (const tool of c.batch.mcp.tools) {
+      assert.equal(api.parseAgentUiMcpToolName(tool.fullName)?.toolName ?? tool.fullName, tool.toolName);
+      assert.equal(api.classifyAgentUiMcpOperationKind(tool.fullName) ?? "tool", tool.operationKind);
+    }
+    for (const call of c.batch.toolCalls.calls) {
+      if (call.family !== "mcp") assert.equal(api.parseAgentUiMcpToolName(call.toolName), undefined);
+    }
+  });
+
+  test(`views ${c.name}: runtime status, batch and incremental`, () => {
+    assert.deepStrictEqual(api.runtimeStatusForEvents(c.events), c.batch.runtime);
+    const acc = api.createRuntimeStatusAccumulator();
+    const seen = new Set();
+    let view = acc.getStatus();
+    assert.equal(view.status, "idle");
+    for (const event of c.events) {
+      if (seen.has(event.id)) continue;
+      seen.add(event.id);
+      view = acc.apply(event);
+      assert.equal(acc.getStatus(), view);
+    }
+    // The projector's runtime is the incremental accumulator's (spec §3.3.2).
+    assert.deepStrictEqual(view, c.projector.runtime);
+    assert.deepStrictEqual(acc.reset(), api.createRuntimeStatusAccumulator().getStatus());
+  });
+
+  test(`views ${c.name}: per-event read-model helpers`, () => {
+    const context = { resolvedActionIds: new Set(), resolvedEventIds: new Set() };
+    for (const event of c.events) {
+      if (!TERMINAL.has(event.eventClass)) continue;
+      if (event.actionId) context.resolvedActionIds.add(event.actionId);
+      const from = event.payload?.resolvedFromEventId;
+      if (typeof from === "string" && from) context.resolvedEventIds.add(from);
+    }
+    for (const p of c.batch.readModel.events) {
+      const source = p.source;
+      assert.deepStrictEqual(api.projectAgentRuntimeEvent(source, context), p);
+      assert.equal(api.agentEventSurface(source), p.surface);
+      assert.equal(api.agentEventActionKind(source), p.actionKind);
+      assert.equal(api.agentEventTargetModule(source), p.targetModule);
+      if (!p.resolved) assert.equal(api.agentEventDisplayStatusKey(source), p.displayStatusKey);
+      if (p.action) assert.deepStrictEqual(api.projectAgentRuntimeAction(source), p.action);
+      if (!source.eventClass?.startsWith("action.")) {
+        assert.equal(api.agentEventStatusKey(source.status), p.displayStatusKey);
+        assert.equal(api.agentEventStatusLabel(source.status), p.displayStatusKey);
+      }
+    }
+    assert.equal(c.events.some(api.isAgentInputSourceRecoveryEvent), c.batch.readModel.inputSourceRecovery);
+  });
+
+  test(`views ${c.name}: read-model accumulator`, () => {
+    const acc = api.createAgentRuntimeReadModelAccumulator(c.sourceCount ?? 0);
+    const stepwise = c.events.length <= 120;
+    let prev = acc.getReadModel();
+    c.events.forEach((event, i) => {
+      const next = acc.apply(event);
+      assert.equal(acc.getReadModel(), next);
+      if (stepwise) {
+        const expected = api.projectAgentRuntimeReadModel({
+          executionEvents: c.events.slice(0, i + 1),
+          sourceCount: c.sourceCount,
+        });
+        assert.deepStrictEqual(next, expected, `after event ${i}`);
+      }
+      // Only a resolution projects earlier events again: otherwise they stay the same objects.
+      if (!TERMINAL.has(event.eventClass)) {
+        for (let j = 0; j < prev.events.length; j++) assert.equal(next.events[j], prev.events[j]);
+      }
+      if (!event.taskId) assert.equal(next.taskRefs, prev.taskRefs);
+      prev = next;
+    });
+    assert.deepStrictEqual(prev, c.batch.readModel);
+    for (const surface of new Set(c.batch.readModel.events.map((p) => p.surface))) {
+      const bucket = acc.getEventsBySurface(surface);
+      assert.deepStrictEqual(
+        bucket,
+        c.batch.readModel.events.filter((p) => p.surface === surface),
+      );
+    }
+    assert.deepStrictEqual(acc.getEventsBySurface("no-such-surface"), []);
+    assert.deepStrictEqual(acc.reset(3), api.projectAgentRuntimeReadModel({ sourceCount: 3 }));
+  });
+
+  test(`views ${c.name}: subagents accumulator`, () => {
+    const acc = api.createAgentUiSubagentsModelAccumulator();
+    let prev = acc.getModel();
+    for (const event of c.events) {
+      const next = acc.apply(event);
+      assert.equal(acc.getModel(), next);
+      if (next !== prev) {
+        // A subagent event changes one thread: the others stay the same objects.
+        const changed = next.threads.filter((t, i) => t !== prev.threads[i]);
+        assert.ok(changed.length <= 1, `${event.id} changed ${changed.length} threads`);
+        for (let i = 0; i < prev.activities.length; i++) assert.equal(next.activities[i], prev.activities[i]);
+      }
+      prev = next;
+    }
+    assert.deepStrictEqual(prev, api.buildAgentUiSubagentsModel(c.events));
+    if (!c.events.some((e) => e.eventClass === "state.delta")) {
+      assert.deepStrictEqual(prev, c.batch.subagents);
+    }
+    assert.deepStrictEqual(acc.reset(), api.buildAgentUiSubagentsModel([]));
+  });
+
+  test(`views ${c.name}: collaboration metadata of every recorded activity`, () => {
+    const byId = new Map(c.events.map((e) => [e.id, e]));
+    for (const activity of c.batch.subagents.activities) {
+      const event = byId.get(activity.sourceEventId);
+      assert.deepStrictEqual(
+        api.buildAgentUiCollaborationPayloadMetadata(collaborationInput(event)),
+        activity.collaboration,
+      );
+    }
+  });
+}
+
+/** The builder's input for an event, as the subagents projection gives it (spec §3.11.4). */
+function collaborationInput(event) {
+  const payload = isRecord(event.payload) ? event.payload : undefined;
+  const raw = (...keys) => {
+    if (!payload) return undefined;
+    for (const k of keys) if (typeof payload[k] === "string" && payload[k].trim()) return payload[k];
+    return undefined;
+  };
+  return {
+    sourceType: event.eventClass,
+    collaborationKind: raw("collaborationKind", "collaboration_kind"),
+    surface: raw("collaborationSurface", "collaboration_surface"),
+    phase: event.phase ?? raw("collaborationPhase", "collaboration_phase"),
+    status: event.status,
+    runtimeEntity: raw("runtimeEntity", "runtime_entity"),
+    runtimeStatus: raw("runtimeStatus", "runtime_status"),
+    latestTurnStatus: raw("latestTurnStatus", "latest_turn_status"),
+    taskId: event.taskId ?? raw("taskId", "task_id"),
+    agentId: event.subagentId ?? event.workerId,
+    parentThreadId: raw("parentThreadId", "parent_thread_id") ?? event.threadId,
+    transcriptRef: raw("transcriptRef", "transcript_ref"),
+    handoffId: event.handoffId,
+    metadata: isRecord(payload?.metadata) ? payload.metadata : undefined,
+    payload,
+  };
+}
+
+function isRecord(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// State deltas: the recorded deltas patch the subagents model only, so the state built from the
+// events alone is the recorded batch state with the subagents model of the events.
+
+const deltaCases = cases.filter((c) => c.events.some((e) => e.eventClass === "state.delta"));
+
+function eventOnlyState(c) {
+  return { ...c.batch, subagents: api.buildAgentUiSubagentsModel(c.events) };
+}
+
+for (const c of deltaCases) {
+  test(`views ${c.name}: the delta pass over the events-only state is the recorded state`, () => {
+    const before = eventOnlyState(c);
+    const after = api.applyAgentRuntimeStateDeltasToProjectionState(before, c.events);
+    assert.deepStrictEqual(after, c.batch);
+    // Where every delta is superseded by a later event, nothing applies: the same state.
+    if (isDeepStrictEqual(before.subagents, c.batch.subagents)) assert.equal(after, before);
+    // Only what the deltas touched is new.
+    for (const key of ["timeline", "messages", "readModel", "toolCalls", "graph", "tools"]) {
+      assert.equal(after[key], before[key], key);
+    }
+    assert.equal(api.applyAgentRuntimeStateDeltasToProjectionState(before, []), before);
+  });
+
+  test(`views ${c.name}: one delta at a time`, () => {
+    const before = eventOnlyState(c);
+    for (const event of c.events.filter((e) => e.eventClass === "state.delta")) {
+      const delta = api.readAgentRuntimeStateDelta(event);
+      const given = event.payload.stateDelta ?? event.payload;
+      assert.deepStrictEqual(delta, {
+        schemaVersion: given.schemaVersion ?? "lime-runtime-state-delta/v0.1",
+        runtimeId: given.runtimeId ?? event.runtimeId ?? "runtime",
+        threadId: given.threadId ?? event.threadId,
+        turnId: given.turnId ?? event.turnId,
+        sequence: given.sequence ?? event.sequence ?? 0,
+        baseEventId: given.baseEventId ?? given.baseCursor,
+        target: given.target,
+        patch: given.patch ?? given.ops,
+        createdAt: given.createdAt ?? event.createdAt,
+      });
+      const result = api.applyAgentRuntimeStateDeltaToProjectionState(before, event);
+      assert.equal(result.applied, true);
+      assert.ok(!Object.hasOwn(result, "error"));
+      // The recorded ops replace a thread's summary.
+      const expected = structuredClone(before);
+      for (const op of delta.patch) {
+        const [, list, index, key] = op.path.split("/");
+        expected.subagents[list][Number(index)][key] = op.value;
+      }
+      assert.deepStrictEqual(result.state, expected);
+      assert.equal(result.state.readModel, before.readModel);
+    }
+  });
+}
+
+test("views: state deltas that do not apply", { skip: deltaCases.length === 0 }, () => {
+  const c = deltaCases[0];
+  const state = eventOnlyState(c);
+  const plain = c.events.find((e) => e.eventClass !== "state.delta");
+  const skipped = api.applyAgentRuntimeStateDeltaToProjectionState(state, plain);
+  assert.deepStrictEqual(Object.keys(skipped), ["state", "applied"]);
+  assert.equal(skipped.state, state);
+  assert.equal(skipped.applied, false);
+  assert.equal(api.readAgentRuntimeStateDelta(plain), undefined);
+
+  const delta = c.events.find((e) => e.eventClass === "state.delta");
+  const bad = { ...delta, id: "bad-delta", payload: { target: "projection", patch: [{ op: "add", path: "/toolCalls/x", value: 1 }] } };
+  const failed = api.applyAgentRuntimeStateDeltaToProjectionState(state, bad);
+  const message = "state.delta cannot patch unknown projection root: /toolCalls";
+  assert.equal(failed.applied, false);
+  assert.equal(failed.error, message);
+  assert.deepStrictEqual(failed.state.diagnostics.at(-1), {
+    id: "state-delta:bad-delta",
+    sourceEventId: "bad-delta",
+    title: "state.delta apply failed",
+    detail: message,
+    status: "failed",
+  });
+  assert.deepStrictEqual(failed.state.diagnostics.slice(0, -1), state.diagnostics);
+  assert.deepStrictEqual(failed.state.hydration, { ...state.hydration, status: "stale" });
+  assert.equal(failed.state.subagents, state.subagents);
+  assert.equal(failed.state.toolCalls, state.toolCalls);
+
+  const invalid = { ...delta, id: "invalid-delta", payload: { target: "projection" } };
+  assert.equal(api.readAgentRuntimeStateDelta(invalid), undefined);
+  assert.equal(
+    api.applyAgentRuntimeStateDeltaToProjectionState(state, invalid).error,
+    "Missing or invalid state.delta payload.",
+  );
+  // A later event touching the same area supersedes a delta.
+  const later = c.events.find((e) => e.subagentId);
+  assert.ok(later);
+  const superseded = api.applyAgentRuntimeStateDeltasToProjectionState(state, [delta, later]);
+  assert.equal(superseded, state);
+});
+
+test("views: undefined members survive a state delta", () => {
+  const state = api.projectAgentUiState({
+    executionEvents: [{ id: "e1", kind: "state", status: "running", eventClass: "turn.started", title: "T", createdAt: "2026-06-10T00:00:00.000Z" }],
+  });
+  assert.ok(Object.hasOwn(state.runtime, "activeRunId"));
+  const delta = {
+    id: "d1",
+    kind: "state",
+    status: "completed",
+    eventClass: "state.delta",
+    title: "D",
+    createdAt: "2026-06-10T00:00:00.000Z",
+    payload: { target: "runtime", patch: [{ op: "replace", path: "/runtime/latestEventId", value: "x" }] },
+  };
+  const { state: next } = api.applyAgentRuntimeStateDeltaToProjectionState(state, delta);
+  assert.ok(Object.hasOwn(next.runtime, "activeRunId"));
+  assert.equal(next.runtime.activeRunId, undefined);
+  assert.equal(next.runtime.latestEventId, "x");
+  assert.equal(next.messages, state.messages);
+});

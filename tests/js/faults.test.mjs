@@ -39,7 +39,32 @@ function useEverything() {
     terminal: api.runtimeTurnTerminalKindFromStatus("completed"),
     base: api.buildAgentUiProjectionBase({ sourceType: "text_delta" }, { sessionId: " s " }),
     generated: api.generateRuntimeEvents(20, 3).length,
+    accumulated: accumulate(),
+    runtime: api.runtimeStatusForEvents(events),
+    toolSurface: api.projectAgentUiToolSurface(state.readModel.events),
+    deltas: api.applyAgentRuntimeStateDeltasToProjectionState(state, events) === state,
+    store: storeOf(),
   };
+}
+
+/** The accumulators, fed the fixture. */
+function accumulate() {
+  const readModel = api.createAgentRuntimeReadModelAccumulator();
+  const runtime = api.createRuntimeStatusAccumulator();
+  const subagents = api.createAgentUiSubagentsModelAccumulator();
+  for (const event of events) {
+    readModel.apply(event);
+    runtime.apply(event);
+    subagents.apply(event);
+  }
+  return { readModel: readModel.getReadModel(), runtime: runtime.getStatus(), subagents: subagents.getModel() };
+}
+
+/** The projection-event store (plain JS: untouched by faults). */
+function storeOf() {
+  const store = api.createAgentUiProjectionEventStore();
+  store.append(api.buildAgentUiRunStartedEvent({ runId: "r" }, { sessionId: "s" }));
+  return store.getState().events.length;
 }
 
 function expectFault(fn, call) {
@@ -60,6 +85,8 @@ test("a trap is a fault, and every export works after it; objects made before it
   oldProjector.apply(events[0]);
   const oldLean = api.createProjector();
   const oldVerifier = api.createRuntimeSequenceVerifier();
+  const oldAccumulator = api.createAgentRuntimeReadModelAccumulator();
+  oldAccumulator.apply(events[0]);
 
   for (const kind of [0, 1]) {
     expectFault(() => __trapForTesting(kind), "__trapForTesting");
@@ -76,6 +103,8 @@ test("a trap is a fault, and every export works after it; objects made before it
   assert.throws(() => oldProjector.getState(), (error) => error === fault);
   assert.throws(() => oldLean.apply(events[0]), api.AgentRuntimeProjectionFault);
   assert.throws(() => oldVerifier.push(events[0]), api.AgentRuntimeProjectionFault);
+  assert.throws(() => oldAccumulator.apply(events[1]), api.AgentRuntimeProjectionFault);
+  assert.throws(() => oldAccumulator.getReadModel(), api.AgentRuntimeProjectionFault);
   // Freeing an object of a faulted instance is harmless (it was detached).
   oldProjector.free();
   oldLean.free();

@@ -7,13 +7,13 @@
 //! exactly the texts the parser refuses.
 #![no_main]
 
+use agent_runtime_projection::contract::json::{parse_value, Parsed};
 use agent_runtime_projection::contract::normalize::normalize_runtime_event;
 use agent_runtime_projection::contract::redact::redact_secrets;
 use agent_runtime_projection::contract::sequence::{
     verify_runtime_event_sequence, violations_to_val, SequenceVerifier,
 };
 use agent_runtime_projection::contract::val::deep_equal;
-use agent_runtime_projection::contract::json::{parse_value, Parsed};
 use agent_runtime_projection::contract::val::Val;
 use agent_runtime_projection::contract::validation::{
     collect_capability_manifest_issues, collect_fixture_issues, collect_projection_state_issues,
@@ -44,7 +44,10 @@ fn check_text_paths(text: &str) {
     match parse_value(text) {
         Ok(Value::Array(events)) => {
             let fast = fast.expect("a JSON array is validated");
-            assert!(deep_equal(&as_val(&fast), &full_issues(&events)), "array text path");
+            assert!(
+                deep_equal(&as_val(&fast), &full_issues(&events)),
+                "array text path"
+            );
         }
         Ok(_) | Err(_) => assert!(fast.is_err(), "array text path accepted a non-array"),
     }
@@ -74,7 +77,10 @@ fn check_text_paths(text: &str) {
     match ndjson {
         Ok(issues) => {
             assert!(parsed_all, "NDJSON path accepted unparsable text");
-            assert!(deep_equal(&as_val(&issues), &full_issues(&values)), "NDJSON text path");
+            assert!(
+                deep_equal(&as_val(&issues), &full_issues(&values)),
+                "NDJSON text path"
+            );
         }
         Err(_) => assert!(!parsed_all, "NDJSON path refused parsable text"),
     }

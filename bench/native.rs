@@ -261,7 +261,7 @@ fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
                 per_event(&events[..n_mid], |p, e, i| {
                     let _ = p.apply(e, i);
                     let mut out = String::new();
-                    p.take_patch().write_json(&mut out);
+                    p.take_patch().expect("readable state").write_json(&mut out);
                     black_box(out);
                 })
             })
@@ -289,7 +289,11 @@ fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
     for (i, e) in events.iter().enumerate() {
         let _ = full.apply(e.clone(), i as u32);
     }
-    let state = time_ms(cfg.runs_small, || (), |()| full.state().to_json().len());
+    let state = time_ms(
+        cfg.runs_small,
+        || (),
+        |()| full.state().expect("readable state").to_json().len(),
+    );
     rows.push(Row::new(
         "`Projector::state` + JSON text after the stream",
         n,
@@ -306,7 +310,7 @@ fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
             runs,
             || (Projector::new(None), slice.to_vec()),
             |(mut p, evs)| {
-                p.hydrate(evs, None);
+                p.hydrate(evs, &[], None).expect("hydrated");
                 p
             },
         );

@@ -53,8 +53,8 @@ fn main() {
     };
     let after_parse = TOTAL.load(Relaxed) - t0;
     let mut p = Projector::new(None);
-    p.hydrate(events, None);
-    let st = p.state();
+    p.hydrate(events, &[], None).expect("hydrated");
+    let st = p.state().expect("readable state");
     let mut out = String::with_capacity(text.len() * 2);
     p.write_wire(&st, &mut out);
     let mb = |x: usize| x as f64 / 1e6;

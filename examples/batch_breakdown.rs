@@ -39,10 +39,10 @@ fn main() {
         assert!(ok);
         let t = Instant::now();
         let mut p = Projector::new(None);
-        p.hydrate_checked(events, &[], None);
+        p.hydrate(events, &[], None).expect("hydrated");
         let hydrate = ms(t);
         let t = Instant::now();
-        let st = p.state();
+        let st = p.state().expect("readable state");
         let state = ms(t);
         let t = Instant::now();
         let mut out = String::new();

@@ -28,7 +28,7 @@ fn run(n: usize) {
         let t = Instant::now();
         let _ = black_box(p.apply(e, i as u32));
         let t2 = Instant::now();
-        let patch = p.take_patch();
+        let patch = p.take_patch().expect("readable state");
         let t3 = Instant::now();
         black_box(patch);
         us.push((t3 - t).as_secs_f64() * 1e6);
@@ -49,7 +49,7 @@ fn run(n: usize) {
     let total_s: f64 = us.iter().sum::<f64>() / 1e6;
     let patch_s: f64 = patch_us.iter().sum::<f64>() / 1e6;
     let t = Instant::now();
-    let st = project(&events, None);
+    let st = project(&events, None).expect("projected");
     let batch = t.elapsed().as_secs_f64();
     let t = Instant::now();
     drop(st);

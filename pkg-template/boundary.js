@@ -103,23 +103,20 @@ export function callSized(what, large, fn) {
   }
 }
 
+/**
+ * A value the views evaluate in JS must be an event object (lists and events that go to the
+ * module are checked there, event by event).
+ */
 export function requireEvent(event, what) {
   if (typeof event !== "object" || event === null || Array.isArray(event)) {
     throw new TypeError(`${what}: a runtime event must be an object, got ${describe(event)}.`);
   }
 }
 
+/** The shape of an event list: an array (its events are checked by the module). */
 export function requireEventList(events, what) {
   if (!Array.isArray(events)) {
     throw new TypeError(`${what}: executionEvents must be an array, got ${describe(events)}.`);
-  }
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    // The message is built only for an event that is not an object (building it for every
-    // event cost more than the check).
-    if (typeof event !== "object" || event === null || Array.isArray(event)) {
-      requireEvent(event, `${what}: executionEvents[${i}]`);
-    }
   }
   return events;
 }
@@ -143,7 +140,21 @@ export function sourceCountOf(value) {
 // Projector options
 
 /** The options the projection functions and projectors understand (the playground checks it). */
-export const PROJECTOR_OPTIONS = Object.freeze(["redactSecrets"]);
+export const PROJECTOR_OPTIONS = Object.freeze(["redactSecrets", "strict"]);
+
+/** `options.X` or, for callers that keep their options beside the events, `input.X`. */
+function flagOption(input, options, name) {
+  if (options && options[name]) return true;
+  return Boolean(input && typeof input === "object" && !Array.isArray(input) && input[name]);
+}
+
+/**
+ * Whether events outside the strict boundary are refused (`options.strict` or `input.strict`)
+ * instead of projected as the reference projects them.
+ */
+export function strictOption(input, options) {
+  return flagOption(input, options, "strict");
+}
 
 /**
  * Whether secrets are to be redacted: `options.redactSecrets` or, for callers that keep their
@@ -153,8 +164,7 @@ export function redactOption(input, options, what) {
   if (options !== undefined && options !== null && typeof options !== "object") {
     throw new TypeError(`${what}: options must be an object, got ${describe(options)}.`);
   }
-  if (options && options.redactSecrets) return true;
-  return Boolean(input && typeof input === "object" && !Array.isArray(input) && input.redactSecrets);
+  return flagOption(input, options, "redactSecrets");
 }
 
 // The contract's secret-bearing key pattern (Rust `contract::validation::is_secret_key`: ASCII
@@ -179,9 +189,28 @@ export function redactText(text) {
   return { value, text: JSON.stringify(value) };
 }
 
+/**
+ * JSON text of an event list; when it has none, the error names the first event that cannot be
+ * serialized (a cycle, a BigInt, a throwing getter).
+ */
+export function eventListText(events, what) {
+  try {
+    return jsonText(events, what);
+  } catch (error) {
+    for (let i = 0; i < events.length; i++) {
+      try {
+        JSON.stringify(events[i]);
+      } catch (inner) {
+        throw new TypeError(`${what}[${i}] cannot be serialized to JSON: ${inner && inner.message}`);
+      }
+    }
+    throw error;
+  }
+}
+
 /** `events` and their JSON text, redacted when `redact` (the copies replace the events). */
 export function eventsText(events, redact, what) {
-  const text = jsonText(events, what);
+  const text = eventListText(events, what);
   const redacted = redact ? redactText(text) : undefined;
   return redacted === undefined ? { events, text } : { events: redacted.value, text: redacted.text };
 }

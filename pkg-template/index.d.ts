@@ -147,12 +147,21 @@ export interface ProjectorOptions {
    * copy; the caller's object is never modified. Events without one are kept as given.
    */
   redactSecrets?: boolean;
+  /**
+   * Refuse events outside the strict boundary (a TypeError naming the event) instead of projecting
+   * them as the reference does: not an object, no non-empty string `id`, a known string field that
+   * is not a string (null is allowed), `sequence` not a number, `refIds` / `artifactRefs` /
+   * `evidenceRefs` not an array of strings, nesting over 64 levels. By default only what cannot be
+   * carried (not an object, nesting over 64 levels) is refused, and an event on which the
+   * reference's projection throws throws a TypeError naming it.
+   */
+  strict?: boolean;
 }
 /** The option names this package understands. */
-export declare const PROJECTOR_OPTIONS: readonly ["redactSecrets"];
+export declare const PROJECTOR_OPTIONS: readonly ["redactSecrets", "strict"];
 /**
- * Batch projection (linear in the number of events). `redactSecrets` may also be given on the
- * input object (`{executionEvents, redactSecrets: true}`).
+ * Batch projection (linear in the number of events). `redactSecrets` and `strict` may also be
+ * given on the input object (`{executionEvents, redactSecrets: true}`).
  */
 export declare function projectAgentUiState<TEvent extends AgentRuntimeExecutionEvent = AgentRuntimeExecutionEvent>(
   input?: AgentRuntimeProjectionInput<TEvent> & ProjectorOptions,

@@ -6,14 +6,15 @@ import {
   callSized,
   callWithText,
   describe,
+  eventListText,
   eventsText,
   jsonText,
   projectionInput,
   putText,
   redactOption,
   redactText,
-  requireEvent,
   requireEventList,
+  strictOption,
 } from "./boundary.js";
 import { applyPatch, parseWire } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
@@ -30,9 +31,10 @@ export { PROJECTOR_OPTIONS } from "./boundary.js";
 export function projectAgentUiState(input, options) {
   const what = "projectAgentUiState";
   const redact = redactOption(input, options, what);
+  const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount)), events);
+  return parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
@@ -58,15 +60,19 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
 export function projectAgentRuntimeReadModel(input, options) {
   const what = "projectAgentRuntimeReadModel";
   const redact = redactOption(input, options, what);
+  const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return parseWire(callWithText(what, text, (len) => wasm.project_read_model(len, given.sourceCount)), events);
+  return parseWire(
+    callWithText(what, text, (len) => wasm.project_read_model(len, given.sourceCount, strict)),
+    events,
+  );
 }
 
 export function buildAgentUiSubagentsModel(events = []) {
   const what = "buildAgentUiSubagentsModel";
   requireEventList(events, what);
-  const text = jsonText(events, `${what}: events`);
+  const text = eventListText(events, `${what}: events`);
   return parseWire(callWithText(what, text, (len) => wasm.build_subagents_model(len)), events);
 }
 
@@ -103,14 +109,16 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
  * The projector core shared by `createAgentUiProjector` and `createProjector`: it holds the
  * accepted event objects (event `i` of the Rust side is `events[i]`) and the last materialized
  * state, and materializes lazily from patches. With `redactSecrets` every event is redacted
- * before it is projected, and the redacted copy is the event object the state references.
+ * before it is projected, and the redacted copy is the event object the state references. The
+ * module checks each event and deduplicates ids; it tells which events it accepted.
  */
 class ProjectorCore {
   constructor(input, what, options) {
     this.what = what;
     this.redact = redactOption(input, options, what);
+    const strict = strictOption(input, options);
     const { events, sourceCount } = projectionInput(input, what);
-    this.inner = call(what, () => new wasm.WasmProjector(sourceCount));
+    this.inner = call(what, () => new wasm.WasmProjector(sourceCount, strict));
     this.generation = track(this.inner);
     this.freed = false;
     this.events = [];
@@ -133,6 +141,11 @@ class ProjectorCore {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /**
+   * The state. Throws a TypeError naming the event while the reference's projection of the events
+   * so far throws (an event whose status decides the runtime status is not a string, ...); a
+   * later event can make it readable again.
+   */
   getState() {
     this.check(`${this.what}.getState`);
     if (this.dirty) {
@@ -146,7 +159,6 @@ class ProjectorCore {
   apply(event) {
     const what = `${this.what}.apply`;
     this.check(what);
-    requireEvent(event, what);
     let text = jsonText(event, `${what}: event`);
     const redacted = this.redact ? redactText(text) : undefined;
     if (redacted !== undefined) ({ value: event, text } = redacted);
@@ -158,12 +170,8 @@ class ProjectorCore {
     return accepted;
   }
 
-  applyMany(given) {
-    const what = `${this.what}.applyMany`;
-    this.check(what);
-    requireEventList(given, what);
-    const { events, text } = eventsText(given, this.redact, `${what}: events`);
-    const flags = call(what, () => this.inner.apply_many(putText(text), this.events.length));
+  /** Push the events `flags` accepts (1) and tell listeners; the number accepted. */
+  keep(events, flags) {
     let accepted = 0;
     for (let i = 0; i < flags.length; i++) {
       if (flags[i] === 1) {
@@ -171,7 +179,22 @@ class ProjectorCore {
         accepted++;
       }
     }
+    return accepted;
+  }
+
+  applyMany(given) {
+    const what = `${this.what}.applyMany`;
+    this.check(what);
+    requireEventList(given, what);
+    const { events, text } = eventsText(given, this.redact, `${what}: events`);
+    const flags = call(what, () => this.inner.apply_many(putText(text), this.events.length));
+    const accepted = this.keep(events, flags);
     if (accepted > 0) this.changed();
+    if (flags[flags.length - 1] === 2) {
+      // The module stopped at an event the reference throws on; the ones before it stay applied.
+      const reason = call(what, () => this.inner.take_error());
+      throw new TypeError(`${what}: ${reason}`);
+    }
     return accepted;
   }
 
@@ -179,20 +202,14 @@ class ProjectorCore {
     const what = `${this.what}.hydrate`;
     this.check(what);
     const { events, sourceCount } = projectionInput(input, what);
-    const seen = new Set();
-    const unique = [];
-    for (const event of events) {
-      if (seen.has(event.id)) continue;
-      seen.add(event.id);
-      unique.push(event);
-    }
-    const { events: kept, text } = eventsText(
-      unique,
+    const { events: given, text } = eventsText(
+      events,
       this.redact || redactOption(input, undefined, what),
       `${what}: executionEvents`,
     );
-    call(what, () => this.inner.hydrate(putText(text), sourceCount));
-    this.events = kept;
+    const flags = call(what, () => this.inner.hydrate(putText(text), sourceCount));
+    this.events = [];
+    this.keep(given, flags);
     this.changed();
   }
 

@@ -45,9 +45,9 @@ fn project_self_nesting(levels: usize) -> usize {
             for (i, e) in events.iter().enumerate() {
                 let _ = p.apply(e.clone(), i as u32);
             }
-            let patch = p.take_patch().to_json();
-            let state = p.state().to_json();
-            let batch = project(&events, None).to_json();
+            let patch = p.take_patch().expect("readable state").to_json();
+            let state = p.state().expect("readable state").to_json();
+            let batch = project(&events, None).expect("projected").to_json();
             patch.len() + state.len() + batch.len()
         })
         .expect("spawn");
@@ -96,7 +96,7 @@ fn self_nesting_state_delta_never_overflows_the_stack() {
 /// A delta whose result would nest deeper than 128 levels fails as a whole, with a diagnostic.
 #[test]
 fn too_deep_delta_is_refused_with_a_diagnostic() {
-    let state = project(&self_nesting_events(200, 1000), None);
+    let state = project(&self_nesting_events(200, 1000), None).expect("projected");
     let diags = state
         .get("diagnostics")
         .and_then(|d| d.as_arr())

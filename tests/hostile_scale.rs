@@ -74,11 +74,14 @@ fn fifty_megabyte_string_and_ten_megabyte_delta_project() {
     let mut p = Projector::new(None);
     for (i, e) in events.iter().enumerate() {
         assert_eq!(p.apply(e.clone(), i as u32), Ok(true));
-        let patch = p.take_patch();
+        let patch = p.take_patch().expect("readable state");
         assert!(patch.to_json().len() < 200 * 1024 * 1024);
     }
-    let state = p.state();
-    assert!(deep_equal(&state, &project(&events, None)));
+    let state = p.state().expect("readable state");
+    assert!(deep_equal(
+        &state,
+        &project(&events, None).expect("projected")
+    ));
     let wire = state.to_json();
     assert!(
         wire.contains(&"d".repeat(1024)),
@@ -94,10 +97,13 @@ fn five_thousand_generated_events_batch_equals_incremental() {
     for (i, e) in events.iter().enumerate() {
         assert_eq!(p.apply(e.clone(), i as u32), Ok(true));
         if i % 1000 == 0 {
-            let _ = p.take_patch();
+            let _ = p.take_patch().expect("readable state");
         }
     }
-    assert!(deep_equal(&p.state(), &project(&events, None)));
+    assert!(deep_equal(
+        &p.state().expect("readable state"),
+        &project(&events, None).expect("projected")
+    ));
 }
 
 #[test]
@@ -139,22 +145,22 @@ fn redacted_events_project_without_any_secret_value() {
         }
     }
     // Unredacted, the secrets are visible (the test would catch nothing otherwise).
-    let plain = state_text(&project(&events, None), &events);
+    let plain = state_text(&project(&events, None).expect("projected"), &events);
     assert!(secrets.iter().all(|s| plain.contains(s)));
 
     for e in events.iter_mut() {
         assert!(redact_secrets(e));
     }
-    let batch = project(&events, None);
+    let batch = project(&events, None).expect("projected");
     let mut p = Projector::new(None);
     for (i, e) in events.iter().enumerate() {
         assert_eq!(p.apply(e.clone(), i as u32), Ok(true));
-        let patch = p.take_patch().to_json();
+        let patch = p.take_patch().expect("readable state").to_json();
         for s in secrets {
             assert!(!patch.contains(s), "patch leaks {s}");
         }
     }
-    for state in [batch, p.state()] {
+    for state in [batch, p.state().expect("readable state")] {
         let text = state_text(&state, &events);
         for s in secrets {
             assert!(!text.contains(s), "projected state leaks {s}");
@@ -172,7 +178,7 @@ fn timed_apply(events: &[Value]) -> (f64, f64) {
     for (i, e) in events.iter().enumerate() {
         let t = Instant::now();
         let _ = p.apply(e.clone(), i as u32);
-        let _ = p.take_patch();
+        let _ = p.take_patch().expect("readable state");
         let dt = t.elapsed().as_secs_f64();
         if i < tenth {
             first += dt;
@@ -227,7 +233,7 @@ fn measure_three_hundred_thousand_events_and_memory_per_event() {
         let t0 = Instant::now();
         let accepted = p.apply(e, i);
         if i % 100 == 0 {
-            let _ = p.take_patch();
+            let _ = p.take_patch().expect("readable state");
         }
         let dt = t0.elapsed().as_secs_f64();
         if (i as usize) < N / 10 {
@@ -241,7 +247,7 @@ fn measure_three_hundred_thousand_events_and_memory_per_event() {
     let apply_s = t.elapsed().as_secs_f64();
     let rss1 = rss_bytes("VmRSS:").unwrap_or(0);
     let t = Instant::now();
-    let state = p.state();
+    let state = p.state().expect("readable state");
     let wire = state.to_json();
     let state_s = t.elapsed().as_secs_f64();
     let rss2 = rss_bytes("VmRSS:").unwrap_or(0);

@@ -4,69 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use agent_runtime_projection::contract::val::{deep_equal, Val};
-use agent_runtime_projection::projection::patch::Patch;
 use agent_runtime_projection::projection::{project, Projector};
 use serde_json::Value;
 
 mod common;
-use common::decode;
+use common::{apply_patch, decode, diff};
 
 fn reference_dir() -> Option<PathBuf> {
     common::reference("parity")
-}
-
-/// Deep equality of our output against a decoded golden; `Val::Event(i)` is `events[i]`.
-fn diff(ours: &Val, gold: &Val, events: &[Value], path: &str) -> Option<String> {
-    match (ours, gold) {
-        (Val::Event(i), g) => {
-            let e = events
-                .get(*i as usize)
-                .map(Val::from_json)
-                .unwrap_or_default();
-            diff(&e, g, events, path)
-        }
-        (Val::Arr(a), Val::Arr(b)) => {
-            if a.len() != b.len() {
-                return Some(format!("{path}: length {} vs {}", a.len(), b.len()));
-            }
-            a.iter()
-                .zip(b.iter())
-                .enumerate()
-                .find_map(|(i, (x, y))| diff(x, y, events, &format!("{path}/{i}")))
-        }
-        (Val::Obj(a), Val::Obj(b)) => {
-            for (k, _) in b.iter() {
-                if !a.contains_key(k) {
-                    return Some(format!("{path}/{k}: missing"));
-                }
-            }
-            for (k, x) in a.iter() {
-                match b.get(k) {
-                    None => return Some(format!("{path}/{k}: extra {}", x.to_json())),
-                    Some(y) => {
-                        if let Some(d) = diff(x, y, events, &format!("{path}/{k}")) {
-                            return Some(d);
-                        }
-                    }
-                }
-            }
-            None
-        }
-        _ => {
-            if deep_equal(ours, gold) {
-                None
-            } else {
-                Some(format!("{path}: {} vs {}", ours.to_json(), gold.to_json()))
-            }
-        }
-    }
-}
-
-/// The JS patch applier, emulated on `Val` (`Patch::apply_to`).
-fn apply_patch(state: &mut Val, patch: &Patch) {
-    if let Err(e) = patch.apply_to(state) {
-        panic!("{e}");
-    }
 }
 
 struct Case {
@@ -125,31 +70,32 @@ fn parity_with_reference_states() {
     for c in &cases {
         let mut problems: Vec<String> = Vec::new();
         // Batch.
-        let batch = project(&c.events, c.source_count);
+        let batch = project(&c.events, c.source_count).expect("projected");
         if let Some(d) = diff(&batch, &c.batch, &c.events, "") {
             problems.push(format!("batch {d}"));
         }
         // Incremental with patch replay.
         let mut p = Projector::new(c.source_count);
         let mut replay = Val::Undef;
-        apply_patch(&mut replay, &p.take_patch());
+        apply_patch(&mut replay, &p.take_patch().expect("readable state"));
         for (i, e) in c.events.iter().enumerate() {
             p.apply(e.clone(), i as u32).expect("well-formed event");
-            let patch = p.take_patch();
+            let patch = p.take_patch().expect("readable state");
             apply_patch(&mut replay, &patch);
-            let again = p.take_patch();
+            let again = p.take_patch().expect("readable state");
             if problems.len() < 3 && !again.is_empty() {
                 problems.push(format!(
                     "second take_patch after event {i} not empty: {}",
                     again.to_json()
                 ));
             }
-            if problems.len() < 3 && !deep_equal(&replay, &p.state()) {
-                let d = diff(&replay, &p.state(), &c.events, "").unwrap_or_default();
+            if problems.len() < 3 && !deep_equal(&replay, &p.state().expect("readable state")) {
+                let d = diff(&replay, &p.state().expect("readable state"), &c.events, "")
+                    .unwrap_or_default();
                 problems.push(format!("patch replay after event {i}: {d}"));
             }
         }
-        if let Some(d) = diff(&p.state(), &c.batch, &c.events, "") {
+        if let Some(d) = diff(&p.state().expect("readable state"), &c.batch, &c.events, "") {
             problems.push(format!("incremental {d}"));
         }
         if problems.is_empty() {

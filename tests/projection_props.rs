@@ -231,7 +231,7 @@ fn incremental_equals_batch_on_random_streams() {
             None
         });
         let mut replay = Val::Undef;
-        apply_patch(&mut replay, &p.take_patch());
+        apply_patch(&mut replay, &p.take_patch().expect("readable state"));
         // Odd seeds feed the projector as a live one is fed: each event with its JSON text,
         // which it keeps instead of the parsed event (read again when a later event resolves
         // an action or a delta copies an event).
@@ -244,9 +244,9 @@ fn incremental_equals_batch_on_random_streams() {
                 p.apply(e.clone(), i as u32)
             }
             .expect("well-formed");
-            let patch = p.take_patch();
+            let patch = p.take_patch().expect("readable state");
             apply_patch(&mut replay, &patch);
-            let st = p.state();
+            let st = p.state().expect("readable state");
             assert!(
                 deep_equal(&replay, &st),
                 "seed {seed}: patch replay differs after event {i}"
@@ -256,7 +256,7 @@ fn incremental_equals_batch_on_random_streams() {
             } else {
                 None
             };
-            let batch = project(&events[..=i], source_count);
+            let batch = project(&events[..=i], source_count).expect("projected");
             assert!(
                 deep_equal(&st, &batch),
                 "seed {seed}: incremental != batch after event {i}"
@@ -265,19 +265,32 @@ fn incremental_equals_batch_on_random_streams() {
             let text = serde_json::to_string(&events[..=i]).expect("JSON");
             let texts = array_element_texts(&text).expect("array");
             let mut hydrated = Projector::new(None);
-            hydrated.hydrate_checked(events[..=i].to_vec(), &texts, source_count);
+            let flags = hydrated
+                .hydrate(events[..=i].to_vec(), &texts, source_count)
+                .expect("hydrated");
+            // Accepted event k of the hydrated projector is the k-th event its flags accept.
+            let accepted_events: Vec<Value> = events[..=i]
+                .iter()
+                .zip(&flags)
+                .filter(|(_, f)| **f == 1)
+                .map(|(e, _)| e.clone())
+                .collect();
+            let batch_of_accepted = project(&accepted_events, source_count).expect("projected");
             assert!(
-                deep_equal(&hydrated.state(), &batch),
+                deep_equal(
+                    &hydrated.state().expect("readable state"),
+                    &batch_of_accepted
+                ),
                 "seed {seed}: hydrate keeping texts != batch after event {i}"
             );
             if accepted {
                 // Re-applying a seen id changes nothing.
                 assert_eq!(p.apply(e.clone(), 999_999), Ok(false));
                 assert!(
-                    p.take_patch().is_empty(),
+                    p.take_patch().expect("readable state").is_empty(),
                     "seed {seed}: duplicate produced a patch"
                 );
-                assert!(deep_equal(&p.state(), &st));
+                assert!(deep_equal(&p.state().expect("readable state"), &st));
             }
             checked += 1;
         }
@@ -286,20 +299,43 @@ fn incremental_equals_batch_on_random_streams() {
 }
 
 #[test]
-fn malformed_events_are_refused_without_change() {
-    let mut p = Projector::new(None);
-    p.take_patch();
-    let before = p.state();
-    for bad in [
-        json!(1),
-        json!({"id": ""}),
-        json!({"id": "x", "title": 5}),
-        json!({"id": "x", "artifactRefs": [1]}),
-    ] {
-        assert!(p.apply(bad, 0).is_err());
+fn refused_events_change_nothing() {
+    // What cannot be carried is refused in both modes; strict mode also refuses what
+    // `check_event` refuses; the default refuses an event the reference throws on.
+    let mut deep = json!({"leaf": 1});
+    for _ in 0..70 {
+        deep = json!({ "a": deep });
     }
-    assert!(p.take_patch().is_empty());
-    assert!(deep_equal(&p.state(), &before));
+    let cases = [
+        (json!(1), true),
+        (json!([{"id": "x"}]), true),
+        (json!({"id": "a", "payload": deep}), true),
+        (json!({"id": ""}), false),
+        (json!({"id": "b", "title": 5}), false),
+        (json!({"id": "c", "artifactRefs": [1]}), false),
+        (
+            json!({"id": "d", "kind": "tool", "artifactRefs": [1]}),
+            true,
+        ),
+    ];
+    for strict in [false, true] {
+        let mut p = Projector::new(None);
+        p.set_strict(strict);
+        for (bad, refused_by_default) in &cases {
+            p.take_patch().expect("readable state");
+            let before = p.state().expect("readable state");
+            let refused = strict || *refused_by_default;
+            assert_eq!(
+                p.apply(bad.clone(), 0).is_err(),
+                refused,
+                "strict {strict}: {bad}"
+            );
+            if refused {
+                assert!(p.take_patch().expect("readable state").is_empty());
+                assert!(deep_equal(&p.state().expect("readable state"), &before));
+            }
+        }
+    }
 }
 
 /// Release-mode timing: per-event cost must not grow with the stream
@@ -326,12 +362,12 @@ fn per_event_cost_does_not_grow() {
             });
         }
         let mut p = Projector::new(None);
-        p.take_patch();
+        p.take_patch().expect("readable state");
         let mut times = Vec::with_capacity(events.len());
         for (i, e) in events.into_iter().enumerate() {
             let t = std::time::Instant::now();
             let _ = p.apply(e, i as u32);
-            let patch = p.take_patch();
+            let patch = p.take_patch().expect("readable state");
             let mut s = String::new();
             patch.write_json(&mut s);
             times.push(t.elapsed().as_secs_f64());
@@ -360,17 +396,17 @@ fn patch_replay_equals_state_on_generated_stream() {
     let events = generate(3000, 7, &GenOptions::default());
     let mut p = Projector::new(None);
     let mut replay = Val::Undef;
-    apply_patch(&mut replay, &p.take_patch());
+    apply_patch(&mut replay, &p.take_patch().expect("readable state"));
     for (i, e) in events.iter().enumerate() {
         let _ = p.apply(e.clone(), i as u32);
-        apply_patch(&mut replay, &p.take_patch());
+        apply_patch(&mut replay, &p.take_patch().expect("readable state"));
         assert!(
-            p.take_patch().is_empty(),
+            p.take_patch().expect("readable state").is_empty(),
             "second take_patch not empty after event {i}"
         );
         if i % 100 == 99 || i + 1 == events.len() {
             assert!(
-                deep_equal(&replay, &p.state()),
+                deep_equal(&replay, &p.state().expect("readable state")),
                 "patch replay differs after event {i}"
             );
         }

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use agent_runtime_projection::contract::event::EventError;
 use agent_runtime_projection::contract::val::{deep_equal, Val};
 use agent_runtime_projection::projection::coding::project_coding_workbench_view;
 use agent_runtime_projection::projection::coding::project_coding_workbench_view_with;
@@ -172,12 +173,12 @@ fn no_actions(_: &Value) -> Vec<Val> {
 /// The recorded batch state of a golden standing in for the projection of its events (the
 /// real projector lives in the `projection` layer; see `replay_matches_goldens_with_projector`
 /// once merged).
-fn recorded_projection(doc: &Value) -> impl Fn(&[Value]) -> Val + '_ {
+fn recorded_projection(doc: &Value) -> impl Fn(&[Value]) -> Result<Val, EventError> + '_ {
     move |events: &[Value]| {
         if events.is_empty() {
-            return Val::Undef;
+            return Ok(Val::Undef);
         }
-        with_event_refs(&decode(&doc["batchState"]), events)
+        Ok(with_event_refs(&decode(&doc["batchState"]), events))
     }
 }
 
@@ -195,7 +196,9 @@ fn replay_logic_matches_goldens_on_recorded_states() {
     for (name, doc) in fixtures() {
         let events = input_events(&doc);
         let project = recorded_projection(&doc);
-        let got = replay_with(&doc["input"], &project, &no_actions).to_val();
+        let got = replay_with(&doc["input"], &project, &no_actions)
+            .expect("replayed")
+            .to_val();
         let want = decode(&doc["replay"]);
         match first_diff(&got, &want, &events, "$") {
             None => passed += 1,
@@ -215,7 +218,7 @@ fn replay_matches_goldens() {
     let mut failed = Vec::new();
     for (name, doc) in fixtures() {
         let events = input_events(&doc);
-        let got = replay_agent_ui_fixture(&doc["input"]);
+        let got = replay_agent_ui_fixture(&doc["input"]).expect("replayed");
         let want = decode(&doc["replay"]);
         match first_diff(&got, &want, &events, "$") {
             None => passed += 1,
@@ -245,9 +248,9 @@ fn replay_fails_closed_on_a_broken_stream() {
         let project = |events: &[Value]| {
             assert!(events.is_empty(), "a failed-closed replay projects nothing");
             calls.set(calls.get() + 1);
-            Val::Null
+            Ok(Val::Null)
         };
-        let r = replay_with(&broken, &project, &no_actions);
+        let r = replay_with(&broken, &project, &no_actions).expect("replayed");
         assert!(r.failed_closed);
         assert!(!r.passed);
         let codes: Vec<&str> = r.sequence_violations.iter().map(|v| v.code).collect();

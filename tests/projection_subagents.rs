@@ -100,7 +100,7 @@ fn batch_model_matches_reference_goldens() {
     let mut masked = 0;
     for (name, events, doc) in goldens() {
         let expected = decode(&doc["batchState"]["subagents"]);
-        let actual = build_agent_ui_subagents_model(&events);
+        let actual = build_agent_ui_subagents_model(&events).expect("projected");
         let Some(masks) = delta_masks(&events) else {
             panic!("{name}: unexpected state.delta shape on subagents");
         };
@@ -214,7 +214,7 @@ fn thread_status_follows_lifecycle_facts() {
             continue;
         }
         let status = |n: usize| {
-            let m = build_agent_ui_subagents_model(&events[..n]);
+            let m = build_agent_ui_subagents_model(&events[..n]).expect("projected");
             m.get("threads")
                 .and_then(|t| t.as_arr().and_then(|a| a.first().cloned()))
                 .and_then(|t| t.get("status").and_then(|s| s.as_str().map(str::to_owned)))

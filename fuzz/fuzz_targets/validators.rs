@@ -116,7 +116,7 @@ fuzz_target!(|data: &[u8]| {
         let all = violations_to_val(verifier.violations());
         assert!(deep_equal(&all, &violations_to_val(&batch)));
         assert!(deep_equal(&all, &violations_to_val(&pushed)));
-        let _ = build_agent_ui_subagents_model(events).to_json();
+        let _ = build_agent_ui_subagents_model(events).map(|m| m.to_json());
     }
     if redact_secrets(&mut v) {
         // Redaction only rewrites values: the validators still run on the result.

@@ -1,10 +1,13 @@
 //! The runtime event model: `AgentRuntimeExecutionEvent` (contracts.md §1.1).
 //!
 //! Events are kept as parsed JSON objects (`serde_json::Map`, key order preserved) so that every
-//! field, known or unknown, survives untouched; `Ev` gives typed, JS-faithful read access.
-//! `parse_event` is the boundary check used by the projection entry points: it rejects what is
-//! malformed (not an object, no non-empty string `id`, a known field of the wrong JSON type),
-//! while contract-rule breaches (missing scope ids, secret keys) are left to validation.
+//! field, known or unknown, survives untouched; `Ev` gives typed, JS-faithful read access, and
+//! `Js` a field as the reference's JavaScript sees it (any JSON value, or `undefined`), so odd
+//! events (a field of the wrong type) are read as the reference reads them. `Odd` is what the
+//! reference's projection throws on. `check_carryable` is the boundary of the projection (an
+//! object, nesting at most 64 levels); `check_event` the strict one (no non-empty string `id`,
+//! a known field of the wrong JSON type), while contract-rule breaches (missing scope ids, secret
+//! keys) are left to validation.
 
 use serde_json::{Map, Value};
 
@@ -221,6 +224,136 @@ pub fn parse_event(text: &str) -> Result<Value, EventError> {
     Ok(v)
 }
 
+/// A value the projection cannot carry: what is refused whatever the mode (not an object, nesting
+/// past [`MAX_EVENT_DEPTH`]). Returns the reason.
+pub fn check_carryable(v: &Value) -> Result<(), EventError> {
+    if !v.is_object() {
+        return Err(err("Runtime event must be an object."));
+    }
+    if deeper_than(v, MAX_EVENT_DEPTH) {
+        return Err(err(format!(
+            "Runtime event nesting exceeds the limit of {MAX_EVENT_DEPTH} levels."
+        )));
+    }
+    Ok(())
+}
+
+/// An event field as the reference's JavaScript reads it (`event.k`): any JSON value, or
+/// `undefined` when absent.
+#[derive(Clone, Copy, Debug)]
+pub enum Js<'a> {
+    Undef,
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(&'a str),
+    Arr(&'a [Value]),
+    Obj(&'a Map<String, Value>),
+}
+
+impl<'a> Js<'a> {
+    pub fn of(v: Option<&'a Value>) -> Js<'a> {
+        match v {
+            None => Js::Undef,
+            Some(Value::Null) => Js::Null,
+            Some(Value::Bool(b)) => Js::Bool(*b),
+            Some(Value::Number(n)) => Js::Num(n.as_f64().unwrap_or(f64::NAN)),
+            Some(Value::String(s)) => Js::Str(s),
+            Some(Value::Array(a)) => Js::Arr(a),
+            Some(Value::Object(m)) => Js::Obj(m),
+        }
+    }
+
+    /// `x == null`.
+    pub fn is_nullish(self) -> bool {
+        matches!(self, Js::Undef | Js::Null)
+    }
+
+    /// JS truthiness.
+    pub fn truthy(self) -> bool {
+        match self {
+            Js::Undef | Js::Null => false,
+            Js::Bool(b) => b,
+            Js::Num(n) => n != 0.0 && !n.is_nan(),
+            Js::Str(s) => !s.is_empty(),
+            Js::Arr(_) | Js::Obj(_) => true,
+        }
+    }
+
+    /// The string, when it is one (`typeof x === "string"`).
+    pub fn as_str(self) -> Option<&'a str> {
+        match self {
+            Js::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// How an error message names the kind of value.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Js::Undef => "undefined",
+            Js::Null => "null",
+            Js::Bool(_) => "a boolean",
+            Js::Num(_) => "a number",
+            Js::Str(_) => "a string",
+            Js::Arr(_) => "an array",
+            Js::Obj(_) => "an object",
+        }
+    }
+}
+
+/// How the reference's projection fails on an odd value: the native `TypeError` it throws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OddOp {
+    /// A string method called on a value that is not a string (`value?.trim is not a function`).
+    StringMethod,
+    /// A value spread into a list that is not iterable (`[...value]`).
+    Spread,
+    /// `value?.forEach(...)` on a value that is not an array.
+    ForEach,
+}
+
+/// Why the reference's projection throws on an event: the value it reads and what it does with
+/// it. Such an event cannot be projected as the reference projects it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Odd {
+    /// Where the value comes from: an event field (`status`, `artifactRefs[1]`) or a value
+    /// derived from one (`the text of its message part`).
+    pub field: std::borrow::Cow<'static, str>,
+    /// What it is (`a number`).
+    pub found: &'static str,
+    pub op: OddOp,
+}
+
+impl Odd {
+    pub fn new(
+        field: impl Into<std::borrow::Cow<'static, str>>,
+        found: &'static str,
+        op: OddOp,
+    ) -> Odd {
+        Odd {
+            field: field.into(),
+            found,
+            op,
+        }
+    }
+}
+
+impl std::fmt::Display for Odd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.op {
+            OddOp::StringMethod => "calls a string method on",
+            OddOp::Spread => "spreads as a list",
+            OddOp::ForEach => "calls forEach on",
+        };
+        write!(
+            f,
+            "the reference projection throws a TypeError on this event: it {what} {} ({})",
+            self.field, self.found
+        )
+    }
+}
+
 /// Members of a small object are found by a linear scan (no key hashing); larger objects use
 /// the map's index.
 const SMALL_OBJECT: usize = 16;
@@ -417,20 +550,78 @@ impl<'a> Ev<'a> {
         raw_str_in(p, keys)
     }
 
-    /// A string array field (`ev.artifactRefs ?? []`); non-string items are skipped.
-    pub fn str_list(&self, k: &str) -> Vec<&'a str> {
-        match self.get(k) {
-            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
+    /// The field as the reference reads it.
+    #[inline(always)]
+    pub fn js(&self, k: &str) -> Js<'a> {
+        Js::of(self.get(k))
+    }
+
+    /// `ev.k?.method()`: `None` when nullish, the string, or the odd value (a `TypeError` in the
+    /// reference).
+    #[inline(always)]
+    pub fn str_op(&self, k: &'static str) -> Result<Option<&'a str>, Odd> {
+        str_op(self.js(k), k)
+    }
+
+    /// `(ev.k ?? "").method()`: "" when nullish, the string, or the odd value.
+    #[inline(always)]
+    pub fn str_or_empty(&self, k: &'static str) -> Result<&'a str, Odd> {
+        Ok(self.str_op(k)?.unwrap_or(""))
+    }
+
+    /// `ev.eventClass ?? ""` where the reference calls a string method on it.
+    pub fn cls_op(&self) -> Result<&'a str, Odd> {
+        self.str_or_empty("eventClass")
+    }
+
+    /// The items of `[...(ev.k ?? [])]` as output values: an array's items, a string's code
+    /// points; other values are not iterable (a `TypeError` in the reference).
+    pub fn spread(&self, k: &'static str, out: &mut Vec<Val>) -> Result<(), Odd> {
+        match self.js(k) {
+            Js::Undef | Js::Null => Ok(()),
+            Js::Arr(a) => {
+                out.extend(a.iter().map(Val::from_json));
+                Ok(())
+            }
+            Js::Str(s) => {
+                out.extend(
+                    s.char_indices()
+                        .map(|(i, c)| Val::str(s.get(i..i + c.len_utf8()).unwrap_or_default())),
+                );
+                Ok(())
+            }
+            v => Err(Odd::new(k, v.type_name(), OddOp::Spread)),
         }
     }
 
-    /// `eventRefs(ev)`: refIds ++ artifactRefs ++ evidenceRefs.
-    pub fn event_refs(&self) -> Vec<&'a str> {
-        let mut out = self.str_list("refIds");
-        out.extend(self.str_list("artifactRefs"));
-        out.extend(self.str_list("evidenceRefs"));
-        out
+    /// The items `ev.k?.forEach(...)` visits: an array's items; other values but `null` and
+    /// `undefined` have no `forEach` (a `TypeError` in the reference).
+    pub fn for_each(&self, k: &'static str) -> Result<&'a [Value], Odd> {
+        match self.js(k) {
+            Js::Undef | Js::Null => Ok(&[]),
+            Js::Arr(a) => Ok(a),
+            v => Err(Odd::new(k, v.type_name(), OddOp::ForEach)),
+        }
+    }
+
+    /// `eventRefs(ev)` as the reference builds it (`[...refIds, ...artifactRefs,
+    /// ...evidenceRefs]`, each `?? []`).
+    pub fn refs(&self) -> Result<Vec<Val>, Odd> {
+        let mut out = Vec::new();
+        for k in REF_FIELDS {
+            self.spread(k, &mut out)?;
+        }
+        Ok(out)
+    }
+}
+
+/// `v?.method()` for a value read from `field`: `None` when nullish, the string, or the odd
+/// value (a `TypeError` in the reference).
+pub fn str_op<'a>(v: Js<'a>, field: &'static str) -> Result<Option<&'a str>, Odd> {
+    match v {
+        Js::Undef | Js::Null => Ok(None),
+        Js::Str(s) => Ok(Some(s)),
+        v => Err(Odd::new(field, v.type_name(), OddOp::StringMethod)),
     }
 }
 

@@ -896,3 +896,89 @@ mod tests {
         );
     }
 }
+
+/// A JS `Map`/`Set` key (SameValueZero): primitives by value, objects and arrays by identity
+/// (the `Rc` they live in, which the collection keeps alive beside the key), input events by
+/// index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum JsKey {
+    Undef,
+    Null,
+    Bool(bool),
+    /// The bits of the number, `-0` as `+0` (NaN cannot come from JSON).
+    Num(u64),
+    Str(Rc<str>),
+    Ref(usize),
+    Event(u32),
+}
+
+impl Val {
+    /// How an error message names the kind of value.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Val::Undef => "undefined",
+            Val::Null => "null",
+            Val::Bool(_) => "a boolean",
+            Val::Num(_) => "a number",
+            Val::Str(_) => "a string",
+            Val::Arr(_) => "an array",
+            Val::Obj(_) | Val::Event(_) => "an object",
+        }
+    }
+
+    /// This value as a `Map`/`Set` key (see [`JsKey`]).
+    pub fn key(&self) -> JsKey {
+        match self {
+            Val::Undef => JsKey::Undef,
+            Val::Null => JsKey::Null,
+            Val::Bool(b) => JsKey::Bool(*b),
+            Val::Num(n) => JsKey::Num(if *n == 0.0 { 0 } else { n.to_bits() }),
+            Val::Str(s) => JsKey::Str(s.clone()),
+            Val::Arr(a) => JsKey::Ref(Rc::as_ptr(a) as *const u8 as usize),
+            Val::Obj(o) => JsKey::Ref(Rc::as_ptr(o) as *const u8 as usize),
+            Val::Event(i) => JsKey::Event(*i),
+        }
+    }
+
+    /// JS `String(v)`, as a template literal or `Array.prototype.join` converts it: objects
+    /// print `[object Object]`, arrays join their items with `,` (`null` and `undefined` items
+    /// print empty). Arrays nested deeper than [`STRING_DEPTH`] print empty (JSON input never
+    /// nests that deep through a projection).
+    pub fn to_js_string(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Val::Str(s) => std::borrow::Cow::Borrowed(s),
+            other => {
+                let mut out = String::new();
+                other.push_js_string(&mut out, STRING_DEPTH);
+                std::borrow::Cow::Owned(out)
+            }
+        }
+    }
+
+    fn push_js_string(&self, out: &mut String, depth: usize) {
+        match self {
+            Val::Undef => out.push_str("undefined"),
+            Val::Null => out.push_str("null"),
+            Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Val::Num(n) => out.push_str(&js_number_to_string(*n)),
+            Val::Str(s) => out.push_str(s),
+            Val::Obj(_) | Val::Event(_) => out.push_str("[object Object]"),
+            Val::Arr(items) => {
+                let Some(depth) = depth.checked_sub(1) else {
+                    return;
+                };
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if !x.is_nullish() {
+                        x.push_js_string(out, depth);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Nesting depth [`Val::to_js_string`] follows into arrays.
+pub const STRING_DEPTH: usize = 128;

@@ -1299,7 +1299,9 @@ pub type ProjectActions<'a> = &'a dyn Fn(&Value) -> Vec<Val>;
 /// The `actions` of the batch projection of one event alone.
 pub fn single_event_actions(ev: &Value) -> Vec<Val> {
     crate::projection::projector::project(std::slice::from_ref(ev), None)
-        .get("actions")
+        .ok()
+        .as_ref()
+        .and_then(|s| s.get("actions"))
         .and_then(Val::as_arr)
         .map(<[Val]>::to_vec)
         .unwrap_or_default()
@@ -1317,8 +1319,8 @@ pub fn project_coding_workbench_view(
 
 /// `projectCodingWorkbenchViewFromEvents(input)` (§7.1): the view of the batch projection of
 /// `input.executionEvents` (`Val::Event(i)` is event `i`), or, when there are none, of the
-/// events of `input.threadItems` (§7.4), which the output then holds as objects. `Err` names a
-/// malformed execution event.
+/// events of `input.threadItems` (§7.4), which the output then holds as objects. `Err` names an
+/// execution event the projection refuses (see [`crate::projection::project`]).
 pub fn project_coding_workbench_view_from_events(
     input: &Value,
     source_count: Option<f64>,
@@ -1326,11 +1328,8 @@ pub fn project_coding_workbench_view_from_events(
     let rm = input.get("codingReadModel");
     if let Some(Value::Array(events)) = input.get("executionEvents") {
         if !events.is_empty() {
-            for (i, e) in events.iter().enumerate() {
-                crate::contract::event::check_event(e)
-                    .map_err(|err| format!("executionEvents[{i}]: {err}"))?;
-            }
-            let state = crate::projection::projector::project(events, source_count);
+            let state = crate::projection::projector::project(events, source_count)
+                .map_err(|err| format!("execution{err}"))?;
             return Ok(project_coding_workbench_view(&state, rm, events));
         }
     }
@@ -1347,7 +1346,8 @@ pub fn project_coding_workbench_view_from_events(
                 .unwrap_or(Value::Null)
         })
         .collect();
-    let state = crate::projection::projector::project(&events, source_count);
+    let state = crate::projection::projector::project(&events, source_count)
+        .map_err(|err| err.to_string())?;
     Ok(project_coding_workbench_view(&state, rm, &events).with_events(&synthetic))
 }
 

@@ -7,8 +7,8 @@ use super::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::ListTracker;
-use crate::contract::event::Ev;
-use crate::contract::val::{Obj, Val};
+use crate::contract::event::{Ev, Odd};
+use crate::contract::val::{JsKey, Obj, Val};
 
 const ID_FIELDS: [(&str, &str); 8] = [
     ("subagentId", "subagent"),
@@ -22,7 +22,7 @@ const ID_FIELDS: [(&str, &str); 8] = [
 ];
 
 struct Node {
-    node_id: String,
+    node_id: Val,
     parent: Val,
     node_type: Val,
     status: Val,
@@ -30,9 +30,9 @@ struct Node {
     /// Shared with the node's output value; unique again once the previous output is dropped,
     /// so appending does not copy the list.
     refs: Rc<Vec<Val>>,
-    ref_set: HashSet<String>,
+    ref_set: HashSet<JsKey>,
     source_ids: Rc<Vec<Val>>,
-    source_set: HashSet<Option<String>>,
+    source_set: HashSet<JsKey>,
     created: Val,
     completed: Val,
 }
@@ -40,7 +40,7 @@ struct Node {
 impl Node {
     fn val(&self) -> Val {
         Obj::with_capacity(9)
-            .k("nodeId", Val::str(&self.node_id))
+            .k("nodeId", self.node_id.clone())
             .k("parentId", self.parent.clone())
             .k("nodeType", self.node_type.clone())
             .k("status", self.status.clone())
@@ -57,7 +57,7 @@ impl Node {
 #[derive(Default)]
 pub struct GraphAcc {
     nodes: Vec<Node>,
-    index: HashMap<String, usize>,
+    index: HashMap<JsKey, usize>,
     pub items: Vec<Val>,
     pub tracker: ListTracker,
 }
@@ -74,12 +74,31 @@ fn parent_of(ev: Ev<'_>) -> Val {
     }
 }
 
+/// What one event does to the graph: the node it upserts (its id and the event's refs), if any.
+pub struct GraphChange {
+    node_id: Val,
+    refs: Vec<Val>,
+}
+
 impl GraphAcc {
-    pub fn apply(&mut self, ev: Ev<'_>) {
+    /// `Err` where the reference throws on the event (refs that are not lists).
+    pub fn prepare(&self, ev: Ev<'_>) -> Result<Option<GraphChange>, Odd> {
+        // `subagentId ?? toolCallId ?? ... ?? turnId`: the first present and not null; only a
+        // truthy one names a node.
         let Some(first) = ID_FIELDS.iter().find(|(k, _)| ev.present(k)) else {
-            return;
+            return Ok(None);
         };
-        let Some(node_id) = ev.truthy_str(first.0) else {
+        if !ev.truthy(first.0) {
+            return Ok(None);
+        }
+        Ok(Some(GraphChange {
+            node_id: ev_val(ev, first.0),
+            refs: ev.refs()?,
+        }))
+    }
+
+    pub fn commit(&mut self, ev: Ev<'_>, change: Option<GraphChange>) {
+        let Some(GraphChange { node_id, refs }) = change else {
             return;
         };
         let ty = ID_FIELDS
@@ -87,13 +106,12 @@ impl GraphAcc {
             .find(|(k, _)| ev.truthy(k))
             .map(|(_, t)| *t)
             .unwrap_or("task");
-        let refs = ev.event_refs();
-        let id = ev.id();
-        let pos = match self.index.get(node_id) {
+        let key = node_id.key();
+        let pos = match self.index.get(&key) {
             Some(&p) => p,
             None => {
                 self.nodes.push(Node {
-                    node_id: node_id.to_string(),
+                    node_id,
                     parent: Val::Undef,
                     node_type: Val::Undef,
                     status: Val::Undef,
@@ -106,7 +124,7 @@ impl GraphAcc {
                     completed: Val::Undef,
                 });
                 self.items.push(Val::Undef);
-                self.index.insert(node_id.to_string(), self.nodes.len() - 1);
+                self.index.insert(key, self.nodes.len() - 1);
                 self.nodes.len() - 1
             }
         };
@@ -122,12 +140,13 @@ impl GraphAcc {
         n.status = ev_val(ev, "status");
         n.title = or_nullish(std::mem::take(&mut n.title), || ev_val(ev, "title"));
         for r in refs {
-            if n.ref_set.insert(r.to_string()) {
-                Rc::make_mut(&mut n.refs).push(Val::str(r));
+            if n.ref_set.insert(r.key()) {
+                Rc::make_mut(&mut n.refs).push(r);
             }
         }
-        if n.source_set.insert(id.map(str::to_string)) {
-            Rc::make_mut(&mut n.source_ids).push(ev_val(ev, "id"));
+        let id = ev_val(ev, "id");
+        if n.source_set.insert(id.key()) {
+            Rc::make_mut(&mut n.source_ids).push(id);
         }
         n.created = or_nullish(std::mem::take(&mut n.created), || ev_val(ev, "createdAt"));
         n.completed = or_nullish(ev_val(ev, "completedAt"), || {

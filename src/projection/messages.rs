@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::normalization::{ev_val, event_refs_val, or_nullish};
 use super::patch::ListTracker;
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Js, Odd, OddOp};
 use crate::contract::js::{is_js_whitespace, js_trim};
 use crate::contract::val::{Obj, Val};
 
@@ -86,13 +86,26 @@ fn avail_state(ev: Ev<'_>) -> Val {
     })
 }
 
-/// The part of one event (§3.4.1), if any.
-pub fn part_for(ev: Ev<'_>) -> Option<Val> {
+/// `event.artifactRefs?.[0]` (and the same for `evidenceRefs`).
+fn first_ref(ev: Ev<'_>, k: &str) -> Val {
+    match ev.js(k) {
+        Js::Arr(a) => a.first().map(Val::from_json).unwrap_or_default(),
+        Js::Str(s) => match s.chars().next() {
+            Some(c) => Val::string(c.to_string()),
+            None => Val::Undef,
+        },
+        Js::Obj(o) => o.get("0").map(Val::from_json).unwrap_or_default(),
+        _ => Val::Undef,
+    }
+}
+
+/// The part of one event (§3.4.1), if any. `Err` where the reference throws on the event (a
+/// class that is not a string where it reads it as one, refs that are not lists).
+pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
     let cls = ev.cls();
     let kind = ev.kind().unwrap_or("");
     let status = ev.status();
     let id = ev_val(ev, "id");
-    let refs = event_refs_val(ev);
     let created = ev_val(ev, "createdAt");
     let raw_text = || {
         ev.raw_str(&["text", "delta", "message", "content"])
@@ -115,7 +128,7 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", refs)
+            .k("refs", event_refs_val(ev)?)
     } else if kind == "model" || cls == "model.delta" || cls == "model.completed" {
         let text = raw_text().unwrap_or_else(|| detail_or_title(ev));
         let final_ = cls == "model.completed" || status == Some("completed");
@@ -131,8 +144,8 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", refs)
-    } else if cls.starts_with("reasoning.") || kind == "note" {
+            .k("refs", event_refs_val(ev)?)
+    } else if ev.cls_op()?.starts_with("reasoning.") || kind == "note" {
         Obj::with_capacity(7)
             .k("type", Val::lit("reasoning"))
             .k("partId", id.clone())
@@ -147,8 +160,9 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", refs)
+            .k("refs", event_refs_val(ev)?)
     } else if cls == "tool.result" || cls == "tool.failed" {
+        let refs = event_refs_val(ev)?;
         card_part(
             ev,
             "tool-preview",
@@ -158,14 +172,12 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             refs,
         )
     } else if cls == "artifact.changed" || kind == "draft" {
-        let aid = or_nullish(ev_val(ev, "artifactId"), || {
-            Val::opt_str(ev.str_list("artifactRefs").first().copied())
-        });
+        let aid = or_nullish(ev_val(ev, "artifactId"), || first_ref(ev, "artifactRefs"));
+        let refs = event_refs_val(ev)?;
         card_part(ev, "artifact-card", ("artifactId", aid), id, created, refs)
     } else if cls == "evidence.changed" || kind == "evidence" {
-        let eid = or_nullish(ev_val(ev, "evidenceId"), || {
-            Val::opt_str(ev.str_list("evidenceRefs").first().copied())
-        });
+        let eid = or_nullish(ev_val(ev, "evidenceId"), || first_ref(ev, "evidenceRefs"));
+        let refs = event_refs_val(ev)?;
         card_part(
             ev,
             "evidence-citation",
@@ -190,29 +202,44 @@ pub fn part_for(ev: Ev<'_>) -> Option<Val> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", refs)
+            .k("refs", event_refs_val(ev)?)
     } else {
-        return None;
+        return Ok(None);
     };
-    Some(o.into_val())
+    Ok(Some(o.into_val()))
 }
 
 /// Append the stream scope of an event: its truthy runtime, thread, run, turn and task ids and
-/// its payload `messageId`, joined by `:` (`default` when it has none).
+/// its payload `messageId` (a string), each as JS `String()` prints it, joined by `:`
+/// (`default` when it has none).
 fn push_scope_key(ev: Ev<'_>, out: &mut String) {
-    let start = out.len();
     let message = match ev.payload_get("messageId") {
         Some(Value::String(m)) if !m.is_empty() => Some(m.as_str()),
         _ => None,
     };
-    let ids = ["runtimeId", "threadId", "runId", "turnId", "taskId"]
-        .iter()
-        .filter_map(|k| ev.truthy_str(k));
-    for part in ids.chain(message) {
-        if out.len() > start {
+    // `[...].filter(Boolean).join(":") || "default"`: a separator between every two values
+    // kept, even one that prints empty (an empty array).
+    let start = out.len();
+    let mut kept = 0usize;
+    for k in ["runtimeId", "threadId", "runId", "turnId", "taskId"] {
+        let v = ev.js(k);
+        if !v.truthy() {
+            continue;
+        }
+        if kept > 0 {
             out.push(':');
         }
-        out.push_str(part);
+        kept += 1;
+        match v {
+            Js::Str(s) => out.push_str(s),
+            _ => out.push_str(&ev_val(ev, k).to_js_string()),
+        }
+    }
+    if let Some(m) = message {
+        if kept > 0 {
+            out.push(':');
+        }
+        out.push_str(m);
     }
     if out.len() == start {
         out.push_str("default");
@@ -254,10 +281,16 @@ enum Merged {
     Joined { spaced: bool },
 }
 
+/// The text of a message part, as error messages name it.
+const PART_TEXT: &str = "the text of its message part (payload text, detail or title)";
+/// The text of the part a stream event continues.
+const CUR_TEXT: &str = "the text of the message part it continues";
+
 /// `mergeStreamText(cur, next)`; `cur_nonws` is the non-whitespace char count of `cur`.
 /// Costs O(|next|) plus the copy of the result, except when `next` is at least as long (in
-/// non-whitespace chars) as `cur`.
-fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> (Val, Merged) {
+/// non-whitespace chars) as `cur`. `Err` where the reference throws: a truthy `next` that is
+/// not a string, or a truthy `cur` that is not a string and not a prefix of `next`.
+fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Result<(Val, Merged), Odd> {
     let c = match cur {
         Val::Undef => Val::str(""),
         v => v.clone(),
@@ -267,19 +300,27 @@ fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> (Val, Merged) {
         v => v.clone(),
     };
     if !c.truthy() {
-        return (n, Merged::Next);
+        return Ok((n, Merged::Next));
     }
     if !n.truthy() {
-        return (c, Merged::Cur);
+        return Ok((c, Merged::Cur));
     }
-    let (Some(cs), Some(ns)) = (c.as_str(), n.as_str()) else {
-        return (n, Merged::Next);
+    let Some(ns) = n.as_str() else {
+        return Err(Odd::new(PART_TEXT, n.type_name(), OddOp::StringMethod));
+    };
+    let Some(cs) = c.as_str() else {
+        // `next.startsWith(cur)` reads `cur` as `String(cur)`; past that the reference calls
+        // `cur.replace`.
+        if ns.starts_with(&*c.to_js_string()) {
+            return Ok((n, Merged::Next));
+        }
+        return Err(Odd::new(CUR_TEXT, c.type_name(), OddOp::StringMethod));
     };
     if ns.starts_with(cs) {
-        return (n, Merged::Next);
+        return Ok((n, Merged::Next));
     }
     if cur_nonws > 0 && nonws_count(ns) >= cur_nonws && strip_ws(ns).starts_with(&strip_ws(cs)) {
-        return (n, Merged::Next);
+        return Ok((n, Merged::Next));
     }
     let end_ok = cs
         .chars()
@@ -298,7 +339,7 @@ fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> (Val, Merged) {
         s.push(' ');
     }
     s.push_str(ns);
-    (Val::string(s), Merged::Joined { spaced })
+    Ok((Val::string(s), Merged::Joined { spaced }))
 }
 
 const PLAN_OPEN: &str = "<proposed_plan";
@@ -319,16 +360,21 @@ fn plan_open_across(cur: &str, spaced: bool, next: &str) -> bool {
 }
 
 /// The merged part and its text facts (non-whitespace count, contains `<proposed_plan`).
-fn merge_part(cur: &Val, next: &Val, cur_nonws: usize, cur_plan: bool) -> (Val, usize, bool) {
+fn merge_part(
+    cur: &Val,
+    next: &Val,
+    cur_nonws: usize,
+    cur_plan: bool,
+) -> Result<(Val, usize, bool), Odd> {
     let (Some(c), Some(n)) = (cur.as_obj(), next.as_obj()) else {
         let (w, p) = text_facts(next);
-        return (next.clone(), w, p);
+        return Ok((next.clone(), w, p));
     };
     let g = |o: &Obj, k: &str| o.get(k).cloned().unwrap_or(Val::Undef);
     let mut o = c.clone();
     let cur_text = g(c, "text");
     let next_text = g(n, "text");
-    let (text, how) = merge_text(&cur_text, &next_text, cur_nonws);
+    let (text, how) = merge_text(&cur_text, &next_text, cur_nonws)?;
     let (nonws, plan) = match how {
         Merged::Cur => (cur_nonws, cur_plan),
         Merged::Next => str_facts(text.as_str()),
@@ -352,14 +398,31 @@ fn merge_part(cur: &Val, next: &Val, cur_nonws: usize, cur_plan: bool) -> (Val, 
     let mut seen = super::fxhash::HashSet::default();
     for r in [g(c, "refs"), g(n, "refs")] {
         for x in r.as_arr().unwrap_or(&[]) {
-            let key = x.as_str().map(str::to_string);
-            if seen.insert(key) {
+            if seen.insert(x.key()) {
                 refs.push(x.clone());
             }
         }
     }
     o.set("refs", Val::arr(refs));
-    (o.into_val(), nonws, plan)
+    Ok((o.into_val(), nonws, plan))
+}
+
+/// Would the reference throw materializing this part (`part.text?.includes(...)` on a text
+/// part whose text is a number, boolean or object; an array whose items include
+/// `<proposed_plan` and whose text forms a plan block, which it then slices and trims as
+/// arrays)?
+fn text_throws(part: &Val) -> bool {
+    if part.get("type").and_then(Val::as_str) != Some("text") {
+        return false;
+    }
+    match part.get("text") {
+        None | Some(Val::Undef | Val::Null | Val::Str(_)) => false,
+        Some(Val::Arr(items)) => {
+            items.iter().any(|x| x.as_str() == Some(PLAN_OPEN))
+                && next_plan_block(&Val::Arr(items.clone()).to_js_string(), 0).is_some()
+        }
+        Some(_) => true,
+    }
 }
 
 fn str_facts(s: Option<&str>) -> (usize, bool) {
@@ -429,11 +492,10 @@ fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
         (Some("text"), Some(t)) if t.contains(PLAN_OPEN) => t,
         _ => return vec![part.clone()],
     };
-    let pid = o
-        .get("partId")
-        .and_then(Val::as_str)
-        .unwrap_or("undefined")
-        .to_string();
+    let pid = o.get("partId").map_or_else(
+        || "undefined".to_string(),
+        |v| v.to_js_string().into_owned(),
+    );
     let mut out = Vec::new();
     let mut cursor = 0;
     let mut plan = 0usize;
@@ -476,51 +538,135 @@ struct Stored {
     out_len: usize,
 }
 
+/// What one event does to the message parts, computed before anything changes
+/// ([`MessagesAcc::prepare`], then [`MessagesAcc::commit`]).
+pub enum MessageChange {
+    /// The event has no part.
+    None,
+    /// A new part (with its stream key when it starts a stream).
+    New {
+        part: Val,
+        key: Option<String>,
+        nonws: usize,
+        has_plan: bool,
+    },
+    /// The part continues the stream part `k`.
+    Merge {
+        k: usize,
+        part: Val,
+        nonws: usize,
+        has_plan: bool,
+    },
+}
+
 /// The message-parts accumulator.
 #[derive(Default)]
 pub struct MessagesAcc {
     stored: Vec<Stored>,
     groups: HashMap<String, usize>,
+    /// Stream parts the reference could not materialize now (their text is a number, boolean
+    /// or object), with the accepted event that last set it: reading the state throws until a
+    /// later event of the stream replaces the text.
+    unreadable: Vec<(usize, u32)>,
     /// The materialized output list.
     pub items: Vec<Val>,
     pub tracker: ListTracker,
 }
 
 impl MessagesAcc {
-    pub fn apply(&mut self, ev: Ev<'_>) {
-        let Some(part) = part_for(ev) else { return };
-        let ty = part
-            .get("type")
-            .and_then(Val::as_str)
-            .unwrap_or("")
-            .to_string();
-        let key = group_key(ev, &ty);
+    /// What `ev` would change. `Err` where the reference throws on it whatever follows: its
+    /// part, or its merge into the stream it continues, cannot be built, or it is a part
+    /// outside any stream that can never be materialized.
+    pub fn prepare(&self, ev: Ev<'_>) -> Result<MessageChange, Odd> {
+        let Some(part) = part_for(ev)? else {
+            return Ok(MessageChange::None);
+        };
+        let ty = part.get("type").and_then(Val::as_str).unwrap_or("");
+        let key = group_key(ev, ty);
         if let Some(&k) = key.as_ref().and_then(|k| self.groups.get(k)) {
-            let Some(st) = self.stored.get_mut(k) else {
-                return;
-            };
-            let (merged, nonws, has_plan) = merge_part(&st.part, &part, st.nonws, st.has_plan);
-            st.nonws = nonws;
-            st.has_plan = has_plan;
-            st.part = merged;
-            self.rematerialize(k);
-            return;
+            if let Some(st) = self.stored.get(k) {
+                let (merged, nonws, has_plan) = merge_part(&st.part, &part, st.nonws, st.has_plan)?;
+                return Ok(MessageChange::Merge {
+                    k,
+                    part: merged,
+                    nonws,
+                    has_plan,
+                });
+            }
         }
-        let k = self.stored.len();
-        if let Some(key) = key {
-            self.groups.insert(key, k);
+        if key.is_none() && text_throws(&part) {
+            let found = part.get("text").map_or("undefined", Val::type_name);
+            return Err(Odd::new(PART_TEXT, found, OddOp::StringMethod));
         }
         let (nonws, has_plan) = text_facts(&part);
-        let out = materialize_known(&part, has_plan);
-        let start = self.items.len();
-        self.stored.push(Stored {
+        Ok(MessageChange::New {
             part,
+            key,
             nonws,
             has_plan,
-            out_start: start,
-            out_len: out.len(),
-        });
-        self.items.extend(out);
+        })
+    }
+
+    /// Apply what [`Self::prepare`] computed for the accepted event `ext`.
+    pub fn commit(&mut self, change: MessageChange, ext: u32) {
+        match change {
+            MessageChange::None => {}
+            MessageChange::Merge {
+                k,
+                part,
+                nonws,
+                has_plan,
+            } => {
+                let throws = text_throws(&part);
+                let Some(st) = self.stored.get_mut(k) else {
+                    return;
+                };
+                st.nonws = nonws;
+                st.has_plan = has_plan;
+                st.part = part;
+                self.unreadable.retain(|(i, _)| *i != k);
+                if throws {
+                    self.unreadable.push((k, ext));
+                }
+                self.rematerialize(k);
+            }
+            MessageChange::New {
+                part,
+                key,
+                nonws,
+                has_plan,
+            } => {
+                let k = self.stored.len();
+                if let Some(key) = key {
+                    if text_throws(&part) {
+                        self.unreadable.push((k, ext));
+                    }
+                    self.groups.insert(key, k);
+                }
+                let out = materialize_known(&part, has_plan);
+                let start = self.items.len();
+                self.stored.push(Stored {
+                    part,
+                    nonws,
+                    has_plan,
+                    out_start: start,
+                    out_len: out.len(),
+                });
+                self.items.extend(out);
+            }
+        }
+    }
+
+    /// A stream part the reference cannot materialize now, with the accepted event that set
+    /// its text.
+    pub fn unreadable(&self) -> Option<(u32, Odd)> {
+        let &(k, ext) = self.unreadable.first()?;
+        let found = self
+            .stored
+            .get(k)
+            .and_then(|st| st.part.get("text"))
+            .map_or("undefined", Val::type_name);
+        Some((ext, Odd::new(PART_TEXT, found, OddOp::StringMethod)))
     }
 
     fn rematerialize(&mut self, k: usize) {

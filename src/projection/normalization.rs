@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Odd, OddOp};
 use crate::contract::js::{has_content, js_string_to_number, js_trim, utf16_len, utf16_prefix};
 use crate::contract::val::Val;
 
@@ -162,9 +162,44 @@ pub fn ev_val(ev: Ev<'_>, k: &str) -> Val {
     ev.val(k)
 }
 
-/// `eventRefs(ev)` as a `Val` array.
-pub fn event_refs_val(ev: Ev<'_>) -> Val {
-    Val::str_arr(&ev.event_refs())
+/// `eventRefs(ev)` as a `Val` array (the reference spreads the three ref fields: a value that
+/// is not iterable makes it throw).
+pub fn event_refs_val(ev: Ev<'_>) -> Result<Val, Odd> {
+    Ok(Val::arr(ev.refs()?))
+}
+
+/// `v?.trim()` for an output value read from `field` (a `TypeError` in the reference when it
+/// is neither nullish nor a string).
+pub fn val_str_op<'v>(v: &'v Val, field: &'static str) -> Result<Option<&'v str>, Odd> {
+    match v {
+        Val::Undef | Val::Null => Ok(None),
+        Val::Str(s) => Ok(Some(s)),
+        other => Err(Odd::new(field, other.type_name(), OddOp::StringMethod)),
+    }
+}
+
+/// `uniqueStrings(values)` over output values: each `v?.trim()`, empty results dropped, first
+/// occurrence kept; a value neither nullish nor a string makes the reference throw.
+pub fn unique_trimmed<'v>(
+    values: impl IntoIterator<Item = &'v Val>,
+    field: &'static str,
+) -> Result<Vec<Val>, Odd> {
+    let mut out: Vec<Val> = Vec::new();
+    let mut seen = super::fxhash::HashSet::default();
+    for v in values {
+        let Some(s) = val_str_op(v, field)? else {
+            continue;
+        };
+        let t = js_trim(s);
+        if !t.is_empty() && seen.insert(t) {
+            out.push(if t.len() == s.len() {
+                v.clone()
+            } else {
+                Val::str(t)
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// `x ?? y` on `Val`s.

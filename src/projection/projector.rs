@@ -10,18 +10,19 @@ use serde_json::Value;
 
 use super::diagnostics::diagnostic;
 use super::events::Stored;
-use super::graph::GraphAcc;
-use super::messages::MessagesAcc;
+use super::graph::{GraphAcc, GraphChange};
+use super::messages::{MessageChange, MessagesAcc};
+use super::normalization::ev_val;
 use super::patch::{list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
 use super::read_model::{ReadModelAcc, READ_MODEL_KEYS};
 use super::refs::RefViews;
 use super::runtime::RuntimeAcc;
 use super::state::{hydration, static_key, STATE_KEYS};
 use super::state_delta::{self, EventLookup, Prepared};
-use super::subagents::SubagentsAcc;
+use super::subagents::{self, SubagentsAcc};
 use super::timeline;
-use super::tool_surface::ToolSurfaceAcc;
-use crate::contract::event::{check_event, Ev, EvIndex, EventError};
+use super::tool_surface::{ToolChange, ToolSurfaceAcc};
+use crate::contract::event::{check_carryable, check_event, Ev, EvIndex, EventError, Odd, OddOp};
 use crate::contract::order::OrdSet;
 use crate::contract::val::{deep_equal, Obj, Val, MIN_FIELD_REF_LEN};
 
@@ -70,6 +71,52 @@ pub struct ProjectorCore<'a> {
     /// are kept alive here, so an address is never reused for another string while listed.
     field_strings: HashMap<usize, (u32, &'static str)>,
     field_strings_kept: Vec<Rc<str>>,
+    /// Refuse what `check_event` refuses.
+    strict: bool,
+    /// Errors name events by input index (batch).
+    batch_names: bool,
+}
+
+/// What one event changes, computed before anything changes (see `prepare_last`).
+struct Prepared2 {
+    surface: &'static str,
+    message: MessageChange,
+    graph: Option<GraphChange>,
+    tool: Option<ToolChange>,
+    delta: Option<Prepared>,
+    /// Areas of active deltas this event supersedes.
+    superseded: Vec<String>,
+}
+
+/// Where an event given to a call is.
+#[derive(Clone, Copy)]
+enum Named {
+    /// Element `i` of a list.
+    Listed(usize),
+    /// Applied alone, to become accepted event `ext`.
+    Applied(u32),
+}
+
+/// How error messages name an event given to a call: `events[i]` in a list, `event <ext>`
+/// applied alone; with its id when that is a string.
+fn event_name(event: &Value, at: Option<Named>) -> String {
+    let id = event
+        .get("id")
+        .and_then(Value::as_str)
+        .map(|i| format!(" (id {})", json_quote(i)))
+        .unwrap_or_default();
+    match at {
+        Some(Named::Listed(i)) => format!("events[{i}]{id}: "),
+        Some(Named::Applied(ext)) => format!("event {ext}{id}: "),
+        None => String::new(),
+    }
+}
+
+/// JSON text of a string (for error messages).
+fn json_quote(s: &str) -> String {
+    let mut out = String::new();
+    crate::contract::val::write_json_str(s, &mut out);
+    out
 }
 
 /// An overlay and its inputs: valid for a later call when no delta was superseded since, the
@@ -134,11 +181,42 @@ impl<'a> ProjectorCore<'a> {
             prev_sent: Vec::new(),
             field_strings: HashMap::default(),
             field_strings_kept: Vec::new(),
+            strict: false,
+            batch_names: false,
+        }
+    }
+
+    /// Refuse what [`check_event`] refuses (today's boundary) instead of projecting every
+    /// event JSON can carry as the reference does.
+    pub fn set_strict(&mut self, strict: bool) {
+        self.strict = strict;
+    }
+
+    /// Whether this projector refuses events outside [`check_event`]'s boundary.
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
+    /// Name accepted event `ext` as `events[ext]` (batch projections, where it is the input
+    /// index) rather than as the n-th accepted event.
+    pub fn name_events_by_index(&mut self, on: bool) {
+        self.batch_names = on;
+    }
+
+    /// The boundary check of the mode: what cannot be carried (and, strict, what
+    /// [`check_event`] refuses).
+    fn check_input(&self, event: &Value) -> Result<(), EventError> {
+        if self.strict {
+            check_event(event)
+        } else {
+            check_carryable(event)
         }
     }
 
     /// Apply one event. `ext` is the index the caller uses for `Val::Event(ext)`.
-    /// Ok(true) accepted, Ok(false) duplicate id, Err malformed (nothing changed).
+    /// Ok(true) accepted, Ok(false) duplicate id (nothing changed), Err refused (nothing
+    /// changed): it cannot be carried, strict mode refuses it, or the reference's projection
+    /// throws on it whatever follows.
     pub fn apply(&mut self, event: Value, ext: u32) -> Result<bool, EventError> {
         self.apply_cow(Cow::Owned(event), ext)
     }
@@ -151,74 +229,212 @@ impl<'a> ProjectorCore<'a> {
         text: &str,
         ext: u32,
     ) -> Result<bool, EventError> {
-        check_event(&event)?;
-        Ok(self.apply_checked_keeping(event, Some(text), ext))
+        self.check_input(&event)?;
+        let name = event_name(&event, Some(Named::Applied(ext)));
+        self.apply_checked_keeping(event, Some(text), ext)
+            .map_err(|odd| EventError {
+                message: format!("{name}{odd}"),
+            })
     }
 
-    /// `apply` of an event that passed `check_event` (callers that check a whole list before
-    /// applying any of it), kept as `text` when there is one: true when accepted.
-    pub fn apply_checked_keeping(&mut self, event: Value, text: Option<&str>, ext: u32) -> bool {
-        debug_assert!(check_event(&event).is_ok());
-        let accepted = self.apply_checked(Cow::Owned(event), ext);
+    /// `apply` of an event that passed the boundary check (callers that check a whole list
+    /// before applying any of it), kept as `text` when there is one.
+    fn apply_checked_keeping(
+        &mut self,
+        event: Value,
+        text: Option<&str>,
+        ext: u32,
+    ) -> Result<bool, Odd> {
+        let accepted = self.apply_checked(Cow::Owned(event), ext)?;
         if let (true, Some(text), Some(last)) = (accepted, text, self.events.last_mut()) {
             *last = Stored::Text(text.into());
         }
-        accepted
+        Ok(accepted)
     }
 
     /// `apply` for an owned or a borrowed event.
     pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
-        check_event(&event)?;
-        Ok(self.apply_checked(event, ext))
+        self.check_input(&event)?;
+        let name = event_name(&event, Some(Named::Applied(ext)));
+        self.apply_checked(event, ext).map_err(|odd| EventError {
+            message: format!("{name}{odd}"),
+        })
     }
 
-    /// `apply` of an event that passed `check_event`: true when accepted.
-    fn apply_checked(&mut self, event: Cow<'a, Value>, ext: u32) -> bool {
-        let id = Ev::of(&event).id().unwrap_or("").to_string();
-        if !self.seen.insert(id) {
-            return false;
+    /// The boundary check of a list, before any of it is applied: `Err` names the first event
+    /// that cannot be carried (strict: that [`check_event`] refuses).
+    pub fn check_list(&self, events: &[Value]) -> Result<(), EventError> {
+        for (i, e) in events.iter().enumerate() {
+            self.check_input(e).map_err(|err| EventError {
+                message: format!("events[{i}]: {}", err.message),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Apply `events` in order (event `i` kept as `texts[i]` when given); accepted events get
+    /// `first_ext`, `first_ext + 1`, ... One flag per event applied (1 accepted, 0 duplicate
+    /// id). Nothing is applied when an event cannot be carried; the events before one the
+    /// reference throws on stay applied, and the error names it.
+    pub fn apply_many(
+        &mut self,
+        events: Vec<Value>,
+        texts: &[&str],
+        first_ext: u32,
+    ) -> (Vec<u8>, Option<EventError>) {
+        if let Err(e) = self.check_list(&events) {
+            return (Vec::new(), Some(e));
+        }
+        let mut flags = Vec::with_capacity(events.len());
+        let mut ext = first_ext;
+        for (i, e) in events.into_iter().enumerate() {
+            let name = event_name(&e, Some(Named::Listed(i)));
+            match self.apply_checked_keeping(e, texts.get(i).copied(), ext) {
+                Ok(accepted) => {
+                    if accepted {
+                        ext = ext.saturating_add(1);
+                    }
+                    flags.push(u8::from(accepted));
+                }
+                Err(odd) => {
+                    return (
+                        flags,
+                        Some(EventError {
+                            message: format!("{name}{odd}"),
+                        }),
+                    )
+                }
+            }
+        }
+        (flags, None)
+    }
+
+    /// Replace everything with `events` (event `i` kept as `texts[i]` when given; accepted
+    /// events get `0, 1, ...`): one flag per event (1 accepted, 0 duplicate id). All or
+    /// nothing: an event that cannot be carried or that the reference throws on leaves the
+    /// projector as it was, and the error names it.
+    pub fn hydrate(
+        &mut self,
+        events: Vec<Value>,
+        texts: &[&str],
+        source_count: Option<f64>,
+    ) -> Result<Vec<u8>, EventError> {
+        self.check_list(&events)?;
+        let mut next = Self::new(source_count);
+        next.strict = self.strict;
+        next.batch_names = self.batch_names;
+        let (flags, err) = next.apply_many(events, texts, 0);
+        if let Some(e) = err {
+            return Err(e);
+        }
+        *self = next;
+        Ok(flags)
+    }
+
+    /// `apply` of an event that passed the boundary check: true when accepted, `Err` (nothing
+    /// changed) where the reference throws on it whatever follows.
+    fn apply_checked(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, Odd> {
+        // Deduplication by id, first wins: non-empty string ids only (events without one are
+        // all projected, as the reference's batch projects them).
+        let id = match Ev::of(&event).id() {
+            Some(s) if !s.is_empty() => Some(s.to_string()),
+            _ => None,
+        };
+        if id.as_ref().is_some_and(|i| self.seen.contains(i)) {
+            return Ok(false);
         }
         let pos = self.events.len();
         self.events.push(Stored::Value(event));
+        let prepared = match self.prepare_last(pos) {
+            Ok(p) => p,
+            Err(odd) => {
+                self.events.pop();
+                return Err(odd);
+            }
+        };
+        if let Some(id) = id {
+            self.seen.insert(id);
+        }
         self.pos_of_ext.insert(ext, pos);
-        let events = &self.events;
-        let Some(Stored::Value(raw)) = events.get(pos) else {
-            return false;
+        self.commit_last(prepared, pos, ext);
+        Ok(true)
+    }
+
+    /// Everything the event at `pos` (the last one) would change, read before anything changes:
+    /// `Err` where the reference throws on it whatever follows.
+    fn prepare_last(&self, pos: usize) -> Result<Prepared2, Odd> {
+        let Some(Stored::Value(raw)) = self.events.get(pos) else {
+            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
         };
         let Some(map) = raw.as_object() else {
-            return false;
+            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
+        };
+        let ev = Ev::new(map);
+        let surface = ReadModelAcc::check(ev)?;
+        let message = self.messages.prepare(ev)?;
+        let graph = self.graph.prepare(ev)?;
+        let tool = self.tools.prepare(
+            ev,
+            pos,
+            Some(surface),
+            ev_val(ev, "title"),
+            ev_val(ev, "detail"),
+        )?;
+        subagents::check(ev)?;
+        timeline::entry(ev)?;
+        let delta = state_delta::prepare(ev);
+        let mut superseded: Vec<String> = Vec::new();
+        if delta.is_none() {
+            for a in self.active_by_area.keys() {
+                if state_delta::touches(ev, a)? {
+                    superseded.push(a.clone());
+                }
+            }
+        }
+        Ok(Prepared2 {
+            surface,
+            message,
+            graph,
+            tool,
+            delta,
+            superseded,
+        })
+    }
+
+    /// Apply what [`Self::prepare_last`] computed for the event at `pos`.
+    fn commit_last(&mut self, p: Prepared2, pos: usize, ext: u32) {
+        let events = &self.events;
+        let Some(Stored::Value(raw)) = events.get(pos) else {
+            return;
+        };
+        let Some(map) = raw.as_object() else {
+            return;
         };
         let index = EvIndex::new(map);
         let ev = Ev::indexed(map, &index);
-        self.messages.apply(ev);
-        self.timeline.push(timeline::entry(ev));
-        self.graph.apply(ev);
+        self.messages.commit(p.message, ext);
+        self.timeline.push(timeline::entry(ev).unwrap_or_default());
+        self.graph.commit(ev, p.graph);
         self.artifacts.apply(ev, "artifactRefs");
         self.evidence.apply(ev, "evidenceRefs");
         if let Some(d) = diagnostic(ev) {
             self.diags.push(d);
         }
-        self.runtime.apply(ev);
-        self.rm.apply(ev, ext, events.as_slice());
-        self.tools.apply(ev, pos);
+        self.runtime.apply(ev, ext);
+        self.rm.apply(ev, p.surface, ext, events.as_slice());
+        self.tools.commit(p.tool);
         self.subagents.apply(ev);
-        match state_delta::prepare(ev) {
-            Some(p) => {
+        match p.delta {
+            Some(d) => {
                 let i = self.deltas.len();
-                if let Some(a) = &p.area {
+                if let Some(a) = &d.area {
                     self.active_by_area.entry(a.clone()).or_default().push(i);
                 }
-                self.deltas.push(p);
+                self.deltas.push(d);
                 self.active.add(i);
             }
             None => {
-                let hit: Vec<String> = self
-                    .active_by_area
-                    .keys()
-                    .filter(|a| state_delta::touches(ev, a))
-                    .cloned()
-                    .collect();
-                for a in hit {
+                for a in p.superseded {
                     for i in self.active_by_area.remove(&a).unwrap_or_default() {
                         if self.active.delete(i) {
                             self.supersede_epoch += 1;
@@ -235,7 +451,41 @@ impl<'a> ProjectorCore<'a> {
             }
         }
         self.changed = true;
-        true
+    }
+
+    /// How error messages name accepted event `ext`: by its input index (`events[i]`) in batch
+    /// projections, else as the n-th accepted event; with its id when that is a string.
+    fn name_accepted(&self, ext: u32) -> String {
+        let stored = self
+            .pos_of_ext
+            .get(&ext)
+            .and_then(|&p| self.events.get(p))
+            .and_then(Stored::value);
+        let id = stored
+            .as_deref()
+            .and_then(|v| v.get("id"))
+            .and_then(Value::as_str)
+            .map(|i| format!(" (id {})", json_quote(i)))
+            .unwrap_or_default();
+        if self.batch_names {
+            format!("events[{ext}]{id}: ")
+        } else {
+            format!("accepted event {ext}{id}: ")
+        }
+    }
+
+    /// What makes the state unreadable now (the reference's projection of these events throws),
+    /// naming the event: the runtime status scan stops on an event whose status or class is not
+    /// a string, or a stream message part has text the reference cannot materialize. Later
+    /// events can decide otherwise.
+    pub fn unreadable(&self) -> Option<EventError> {
+        let (ext, odd) = self
+            .runtime
+            .unreadable()
+            .or_else(|| self.messages.unreadable())?;
+        Some(EventError {
+            message: format!("{}{odd}", self.name_accepted(ext)),
+        })
     }
 
     /// Wire text of a value from this projector (`Val::write_json`), with the long strings that
@@ -255,48 +505,12 @@ impl<'a> ProjectorCore<'a> {
             .copied()
     }
 
-    /// Apply events in order (`ext` = `first_ext`, `first_ext + 1`, ...).
-    pub fn apply_many(
-        &mut self,
-        events: Vec<Value>,
-        first_ext: u32,
-    ) -> Vec<Result<bool, EventError>> {
-        events
-            .into_iter()
-            .enumerate()
-            .map(|(i, e)| self.apply(e, first_ext.wrapping_add(i as u32)))
-            .collect()
-    }
-
-    /// Reset and apply `events` (`ext` = their index).
-    pub fn hydrate(&mut self, events: Vec<Value>, source_count: Option<f64>) {
-        *self = Self::new(source_count);
-        for (i, e) in events.into_iter().enumerate() {
-            let _ = self.apply(e, i as u32);
-        }
-        self.full_pending = true;
-    }
-
-    /// [`Self::hydrate`] for events that all passed `check_event` (the wasm exports check a
-    /// whole list before applying any of it, so they are not checked twice), keeping event `i`
-    /// as `texts[i]`, its JSON text (see [`super::events`]); events without a text are kept
-    /// parsed.
-    pub fn hydrate_checked(
-        &mut self,
-        events: Vec<Value>,
-        texts: &[&str],
-        source_count: Option<f64>,
-    ) {
-        *self = Self::new(source_count);
-        for (i, e) in events.into_iter().enumerate() {
-            self.apply_checked_keeping(e, texts.get(i).copied(), i as u32);
-        }
-        self.full_pending = true;
-    }
-
-    /// Back to the empty state (sourceCount 0).
+    /// Back to the empty state (sourceCount 0; the mode is kept).
     pub fn reset(&mut self) {
+        let (strict, batch_names) = (self.strict, self.batch_names);
         *self = Self::new(None);
+        self.strict = strict;
+        self.batch_names = batch_names;
     }
 
     /// Number of accepted events.
@@ -565,10 +779,14 @@ impl<'a> ProjectorCore<'a> {
         o.into_val()
     }
 
-    /// The full state document (15 keys, reference order), deltas applied.
-    pub fn state(&self) -> Val {
+    /// The full state document (15 keys, reference order), deltas applied. `Err` while the
+    /// state is unreadable (see [`Self::unreadable`]).
+    pub fn state(&self) -> Result<Val, EventError> {
+        if let Some(e) = self.unreadable() {
+            return Err(e);
+        }
         let ov = self.overlay();
-        self.build_state(ov.as_deref())
+        Ok(self.build_state(ov.as_deref()))
     }
 
     fn sync_all(&mut self) {
@@ -602,8 +820,17 @@ impl<'a> ProjectorCore<'a> {
         false
     }
 
-    /// What changed since the previous `take_patch` (or since new/reset/hydrate).
-    pub fn take_patch(&mut self) -> Patch {
+    /// What changed since the previous `take_patch` (or since new/reset/hydrate). `Err` while
+    /// the state is unreadable (see [`Self::unreadable`]); the changes are then kept for the
+    /// next call.
+    pub fn take_patch(&mut self) -> Result<Patch, EventError> {
+        if let Some(e) = self.unreadable() {
+            return Err(e);
+        }
+        Ok(self.take_patch_readable())
+    }
+
+    fn take_patch_readable(&mut self) -> Patch {
         if !self.changed && !self.full_pending {
             // Nothing was accepted since the last patch: the state is the same.
             return Patch::default();
@@ -831,12 +1058,46 @@ impl<'a> ProjectorCore<'a> {
     }
 }
 
-/// Batch projection (`projectAgentUiState`): `Val::Event(i)` is `events[i]`. Malformed events
-/// are skipped; duplicate ids keep the first occurrence.
-pub fn project(events: &[Value], source_count: Option<f64>) -> Val {
+impl Projector {
+    /// The batch projection of `events` (see [`project`]) by this projector, which keeps the
+    /// events (`Val::Event(i)` is `events[i]`; errors name events by index).
+    pub fn project_list(&mut self, events: Vec<Value>) -> Result<Val, EventError> {
+        self.batch_names = true;
+        self.check_list(&events)?;
+        for (i, e) in events.into_iter().enumerate() {
+            let name = event_name(&e, Some(Named::Listed(i)));
+            self.apply_checked(Cow::Owned(e), i as u32)
+                .map_err(|odd| EventError {
+                    message: format!("{name}{odd}"),
+                })?;
+        }
+        self.state()
+    }
+}
+
+/// Batch projection (`projectAgentUiState`): `Val::Event(i)` is `events[i]`. Duplicate
+/// string ids keep the first occurrence. `Err` names the event the reference throws on
+/// (or one that cannot be carried).
+pub fn project(events: &[Value], source_count: Option<f64>) -> Result<Val, EventError> {
+    project_with(events, source_count, false)
+}
+
+/// [`project`] in either mode (`strict`: refuse what [`check_event`] refuses).
+pub fn project_with(
+    events: &[Value],
+    source_count: Option<f64>,
+    strict: bool,
+) -> Result<Val, EventError> {
     let mut p = ProjectorCore::new(source_count);
+    p.strict = strict;
+    p.batch_names = true;
+    p.check_list(events)?;
     for (i, e) in events.iter().enumerate() {
-        let _ = p.apply_cow(Cow::Borrowed(e), i as u32);
+        let name = event_name(e, Some(Named::Listed(i)));
+        p.apply_checked(Cow::Borrowed(e), i as u32)
+            .map_err(|odd| EventError {
+                message: format!("{name}{odd}"),
+            })?;
     }
     p.state()
 }
@@ -855,12 +1116,13 @@ mod wire_tests {
             json!({"id": "e1", "eventClass": "turn.started", "turnId": "t", "detail": "short"});
         assert_eq!(p.apply(e0, 7), Ok(true));
         assert_eq!(p.apply(e1, 8), Ok(true));
+        let state = p.state().unwrap_or_default();
         let mut wire = String::new();
-        p.write_wire(&p.state(), &mut wire);
+        p.write_wire(&state, &mut wire);
         assert!(wire.contains("\"\\u0000f7:detail\""), "{wire}");
         assert!(!wire.contains(long), "the long detail is only referenced");
         assert!(wire.contains("\"short\""));
         // Plain `write_json` (no projector) writes the text.
-        assert!(p.state().to_json().contains(long));
+        assert!(state.to_json().contains(long));
     }
 }

@@ -9,9 +9,9 @@ use serde_json::Value;
 use super::events::{EventsByPos, Stored};
 use super::normalization::{ev_val, record};
 use super::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Odd};
 use crate::contract::js::js_string_to_number;
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::{JsKey, Obj, Val};
 
 use super::view_rules::{
     self, ACTION_KIND_KEY, ACTION_REQUIRED_CLASS, ACTION_RESOLVED_KEY, CONTROLS_KEY,
@@ -45,9 +45,14 @@ pub fn project_action(ev: Ev<'_>) -> (&str, &str, &'static str, &'static str) {
     (ak, tm, label, decision)
 }
 
-/// `agentEventSurface(ev)`.
-pub fn surface(ev: Ev<'_>) -> &'static str {
-    view_rules::surface_of(ev.cls(), ev.kind(), ev.str("phase"))
+/// `agentEventSurface(ev)`. `Err` where the reference throws: an `eventClass` that is not a
+/// string reaches `eventClass?.startsWith(...)` unless the kind decides first.
+pub fn surface(ev: Ev<'_>) -> Result<&'static str, Odd> {
+    let s = view_rules::surface_of(ev.cls(), ev.kind(), ev.str("phase"));
+    if !matches!(s, "human-action" | "permission") {
+        ev.cls_op()?;
+    }
+    Ok(s)
 }
 
 /// `isAgentInputSourceRecoveryEvent(ev)`.
@@ -66,7 +71,7 @@ fn action_val(ak: &str, tm: &str, label: &str, decision: &str) -> Val {
 
 /// `projectAgentRuntimeEvent(ev, ctx)` (§3.1.2): the 13-key projection. Returns it and whether
 /// it carries an action (`p.action` truthy) and is resolved.
-pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
+pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool, surf: &'static str) -> (Val, bool) {
     let cls = ev.cls();
     let required = cls == ACTION_REQUIRED_CLASS;
     let open = required && !resolved;
@@ -103,7 +108,7 @@ pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool) -> (Val, bool) {
     let p = Obj::with_capacity(13)
         .k("id", ev_val(ev, "id"))
         .k("source", Val::Event(ext))
-        .k("surface", Val::lit(surface(ev)))
+        .k("surface", Val::lit(surf))
         .k("title", ev_val(ev, "title"))
         .k("detail", ev_val(ev, "detail"))
         .k("status", ev_val(ev, "status"))
@@ -156,22 +161,32 @@ fn is_visible(ev: Ev<'_>, open: bool, resolved: bool, surf: &str) -> bool {
     false
 }
 
-/// Insertion-ordered set of strings kept as an output list.
+/// Insertion-ordered set of values kept as an output list (JS `Set` semantics: strings and
+/// numbers by value, objects by identity, the list keeping them alive).
 #[derive(Default)]
 pub struct OrderedSet {
     pub items: Vec<Val>,
-    seen: HashSet<String>,
+    seen: HashSet<JsKey>,
     pub tracker: ListTracker,
 }
 
 impl OrderedSet {
-    pub fn insert(&mut self, s: &str) -> bool {
-        if self.seen.insert(s.to_string()) {
-            self.items.push(Val::str(s));
+    pub fn insert(&mut self, v: Val) -> bool {
+        if self.seen.insert(v.key()) {
+            self.items.push(v);
             true
         } else {
             false
         }
+    }
+}
+
+/// A key that later events can look up: objects and arrays never equal another event's value,
+/// so they get none.
+fn lookup_key(v: &Val) -> Option<JsKey> {
+    match v {
+        Val::Arr(_) | Val::Obj(_) | Val::Event(_) => None,
+        other => Some(other.key()),
     }
 }
 
@@ -185,13 +200,19 @@ pub struct ReadModelAcc {
     ext: Vec<u32>,
     pub tools: Vec<Val>,
     pub actions: Vec<Val>,
+    /// Per projection: the surface, and the key of its id in `pending` (an object id is its
+    /// own key, the same for every projection of that event).
+    surfaces: Vec<&'static str>,
+    id_keys: Vec<JsKey>,
     visible: Vec<usize>,
-    pending: Vec<Option<(String, usize)>>,
-    pending_pos: HashMap<String, usize>,
+    pending: Vec<Option<(JsKey, usize)>>,
+    pending_pos: HashMap<JsKey, usize>,
     required_by_event: HashMap<String, usize>,
-    required_by_action: HashMap<String, Vec<usize>>,
-    resolved_actions: HashSet<String>,
+    required_by_action: HashMap<JsKey, Vec<usize>>,
+    resolved_actions: HashSet<JsKey>,
     resolved_events: HashSet<String>,
+    /// Fresh keys of object ids.
+    next_object_key: usize,
     pub artifact_refs: OrderedSet,
     pub evidence_refs: OrderedSet,
     pub task_refs: OrderedSet,
@@ -213,6 +234,9 @@ impl ReadModelAcc {
             ext: Vec::new(),
             tools: Vec::new(),
             actions: Vec::new(),
+            surfaces: Vec::new(),
+            id_keys: Vec::new(),
+            next_object_key: 0,
             visible: Vec::new(),
             pending: Vec::new(),
             pending_pos: HashMap::default(),
@@ -237,28 +261,25 @@ impl ReadModelAcc {
         if ev.cls() != ACTION_REQUIRED_CLASS {
             return false;
         }
-        ev.truthy_str("actionId")
-            .map(|a| self.resolved_actions.contains(a))
-            .unwrap_or(false)
-            || ev
-                .id()
-                .map(|i| self.resolved_events.contains(i))
-                .unwrap_or(false)
+        let action = ev.js("actionId").truthy()
+            && lookup_key(&ev_val(ev, "actionId"))
+                .is_some_and(|k| self.resolved_actions.contains(&k));
+        action || ev.id().is_some_and(|i| self.resolved_events.contains(i))
     }
 
-    fn pending_set(&mut self, id: &str, idx: usize) {
-        if let Some(&slot) = self.pending_pos.get(id) {
+    fn pending_set(&mut self, id: JsKey, idx: usize) {
+        if let Some(&slot) = self.pending_pos.get(&id) {
             if let Some(e) = self.pending.get_mut(slot) {
-                *e = Some((id.to_string(), idx));
+                *e = Some((id, idx));
             }
         } else {
-            self.pending_pos.insert(id.to_string(), self.pending.len());
-            self.pending.push(Some((id.to_string(), idx)));
+            self.pending_pos.insert(id.clone(), self.pending.len());
+            self.pending.push(Some((id, idx)));
         }
         self.pending_dirty = true;
     }
 
-    fn pending_delete(&mut self, id: &str) {
+    fn pending_delete(&mut self, id: &JsKey) {
         if let Some(slot) = self.pending_pos.remove(id) {
             if let Some(e) = self.pending.get_mut(slot) {
                 *e = None;
@@ -273,7 +294,7 @@ impl ReadModelAcc {
         }
     }
 
-    fn store(&mut self, idx: usize, p: Val, open: bool, id: Option<&str>) {
+    fn store(&mut self, idx: usize, p: Val, open: bool) {
         if let Some(slot) = self.projections.get_mut(idx) {
             *slot = p.clone();
             self.t_events.touch(idx);
@@ -289,24 +310,42 @@ impl ReadModelAcc {
                 self.t_actions.touch(b);
             }
         }
-        if let Some(id) = id {
-            if open {
-                self.pending_set(id, idx);
-            } else {
-                self.pending_delete(id);
-            }
+        let Some(id) = self.id_keys.get(idx).cloned() else {
+            return;
+        };
+        if open {
+            self.pending_set(id, idx);
+        } else {
+            self.pending_delete(&id);
         }
     }
 
-    /// Accumulator `apply(ev)` (§3.1.1). `events` gives access to earlier events by index.
-    pub fn apply<E: EventsByPos + ?Sized>(&mut self, ev: Ev<'_>, ext: u32, events: &E) {
+    /// What the reference reads of an event that can make it throw: the surface and the two ref
+    /// lists it walks (`forEach`). `Ok` means [`Self::apply`] projects it.
+    pub fn check(ev: Ev<'_>) -> Result<&'static str, Odd> {
+        ev.for_each("artifactRefs")?;
+        ev.for_each("evidenceRefs")?;
+        surface(ev)
+    }
+
+    /// Accumulator `apply(ev)` (§3.1.1) of an event whose surface is `surf` (from
+    /// [`Self::check`]). `events` gives access to earlier events by index.
+    pub fn apply<E: EventsByPos + ?Sized>(
+        &mut self,
+        ev: Ev<'_>,
+        surf: &'static str,
+        ext: u32,
+        events: &E,
+    ) {
         let cls = ev.cls();
         if is_action_terminal(cls) {
             let mut targets: Vec<usize> = Vec::new();
-            if let Some(a) = ev.truthy_str("actionId") {
-                self.resolved_actions.insert(a.to_string());
-                if let Some(list) = self.required_by_action.get(a) {
-                    targets.extend(list.iter().copied());
+            if ev.js("actionId").truthy() {
+                if let Some(a) = lookup_key(&ev_val(ev, "actionId")) {
+                    if let Some(list) = self.required_by_action.get(&a) {
+                        targets.extend(list.iter().copied());
+                    }
+                    self.resolved_actions.insert(a);
                 }
             }
             if let Some(r) = ev
@@ -326,17 +365,27 @@ impl ReadModelAcc {
                 let oev = Ev::of(&old);
                 let resolved = self.is_resolved(oev);
                 let ext_j = self.ext.get(j).copied().unwrap_or(0);
-                let (p, open) = project_event(oev, ext_j, resolved);
-                self.store(j, p, open, oev.id());
+                let surf_j = self.surfaces.get(j).copied().unwrap_or("message");
+                let (p, open) = project_event(oev, ext_j, resolved, surf_j);
+                self.store(j, p, open);
                 self.visible_dirty = true;
             }
         }
         let resolved = self.is_resolved(ev);
-        let (p, open) = project_event(ev, ext, resolved);
+        let (p, open) = project_event(ev, ext, resolved, surf);
         let idx = self.projections.len();
-        let surf = surface(ev);
+        let id = ev_val(ev, "id");
+        let id_key = match id.key() {
+            JsKey::Ref(_) => {
+                self.next_object_key += 1;
+                JsKey::Ref(usize::MAX - self.next_object_key)
+            }
+            k => k,
+        };
         self.projections.push(p.clone());
         self.ext.push(ext);
+        self.surfaces.push(surf);
+        self.id_keys.push(id_key.clone());
         let b = match surf {
             "tool" => {
                 self.tools.push(p.clone());
@@ -353,32 +402,29 @@ impl ReadModelAcc {
             self.visible.push(idx);
             self.visible_dirty = true;
         }
-        if let Some(id) = ev.id() {
-            if open {
-                self.pending_set(id, idx);
-            } else {
-                self.pending_delete(id);
-            }
+        if open {
+            self.pending_set(id_key, idx);
+        } else {
+            self.pending_delete(&id_key);
         }
         if cls == ACTION_REQUIRED_CLASS {
             if let Some(id) = ev.id() {
                 self.required_by_event.insert(id.to_string(), idx);
             }
-            if let Some(a) = ev.truthy_str("actionId") {
-                self.required_by_action
-                    .entry(a.to_string())
-                    .or_default()
-                    .push(idx);
+            if ev.js("actionId").truthy() {
+                if let Some(a) = lookup_key(&ev_val(ev, "actionId")) {
+                    self.required_by_action.entry(a).or_default().push(idx);
+                }
             }
         }
-        for r in ev.str_list("artifactRefs") {
-            self.artifact_refs.insert(r);
+        for r in ev.for_each("artifactRefs").unwrap_or_default() {
+            self.artifact_refs.insert(Val::from_json(r));
         }
-        for r in ev.str_list("evidenceRefs") {
-            self.evidence_refs.insert(r);
+        for r in ev.for_each("evidenceRefs").unwrap_or_default() {
+            self.evidence_refs.insert(Val::from_json(r));
         }
-        if let Some(t) = ev.truthy_str("taskId") {
-            self.task_refs.insert(t);
+        if ev.js("taskId").truthy() {
+            self.task_refs.insert(ev_val(ev, "taskId"));
         }
         if !self.input_source_recovery && is_input_source_recovery(ev) {
             self.input_source_recovery = true;
@@ -541,12 +587,17 @@ pub const READ_MODEL_KEYS: [&str; 8] = [
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})`: the read model alone.
 /// `source` values are `Val::Event(i)`, `i` the index in `events`. Duplicate ids are kept
 /// (the reference accumulator does not dedupe).
-pub fn project_agent_runtime_read_model(events: &[Value], source_count: Option<f64>) -> Val {
+pub fn project_agent_runtime_read_model(
+    events: &[Value],
+    source_count: Option<f64>,
+) -> Result<Val, (usize, Odd)> {
     let mut acc = ReadModelAcc::new(Val::Num(source_count.unwrap_or(0.0)));
     for (i, e) in events.iter().enumerate() {
-        acc.apply(Ev::of(e), i as u32, &events[..i]);
+        let ev = Ev::of(e);
+        let surf = ReadModelAcc::check(ev).map_err(|o| (i, o))?;
+        acc.apply(ev, surf, i as u32, &events[..i]);
     }
-    acc.model()
+    Ok(acc.model())
 }
 
 /// The exported read-model accumulator (`createAgentRuntimeReadModelAccumulator`): every event
@@ -570,14 +621,18 @@ impl ReadModelAccumulator {
         }
     }
 
-    /// Apply an event that passed `check_event`, parsed from `text` when there is one.
-    pub fn apply(&mut self, event: Value, text: Option<&str>) {
+    /// Apply an event, parsed from `text` when there is one. `Err` (nothing changed) where the
+    /// reference throws on it.
+    pub fn apply(&mut self, event: Value, text: Option<&str>) -> Result<(), Odd> {
         let ext = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        self.acc.apply(Ev::of(&event), ext, self.events.as_slice());
+        let surf = ReadModelAcc::check(Ev::of(&event))?;
+        self.acc
+            .apply(Ev::of(&event), surf, ext, self.events.as_slice());
         self.events.push(match text {
             Some(t) => Stored::Text(t.into()),
             None => Stored::Value(std::borrow::Cow::Owned(event)),
         });
+        Ok(())
     }
 
     /// Forget every event; the next patch replaces the whole model.

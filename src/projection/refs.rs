@@ -1,6 +1,7 @@
 //! `artifacts` and `evidence` (spec §3.9): one reference view per id, the first event wins.
 
 use super::fxhash::HashSet;
+use crate::contract::val::JsKey;
 
 use super::normalization::{ev_val, preview, safe_path};
 use super::patch::ListTracker;
@@ -8,7 +9,7 @@ use crate::contract::event::Ev;
 use crate::contract::val::{Obj, Val};
 
 /// `refView(ev, id)`.
-pub fn ref_view(ev: Ev<'_>, id: &str) -> Val {
+pub fn ref_view(ev: Ev<'_>, id: Val) -> Val {
     let raw = |keys: &[&str]| ev.raw_str(keys);
     let or_ev = |v: Option<&str>, k: &str| match v {
         Some(s) => Val::str(s),
@@ -26,7 +27,7 @@ pub fn ref_view(ev: Ev<'_>, id: &str) -> Val {
         _ => Val::Undef,
     };
     Obj::new()
-        .k("id", Val::str(id))
+        .k("id", id)
         .k(
             "sourceEventId",
             or_ev(raw(&["sourceEventId", "eventId"]), "id"),
@@ -54,16 +55,18 @@ pub fn ref_view(ev: Ev<'_>, id: &str) -> Val {
 /// One ref-view list (artifacts or evidence).
 #[derive(Default)]
 pub struct RefViews {
-    seen: HashSet<String>,
+    seen: HashSet<JsKey>,
     pub items: Vec<Val>,
     pub tracker: ListTracker,
 }
 
 impl RefViews {
-    /// Add views for the ids of `field` (`artifactRefs` or `evidenceRefs`).
-    pub fn apply(&mut self, ev: Ev<'_>, field: &str) {
-        for id in ev.str_list(field) {
-            if self.seen.insert(id.to_string()) {
+    /// Add views for the ids of `field` (`artifactRefs` or `evidenceRefs`, which
+    /// [`super::read_model::ReadModelAcc::check`] found to be lists).
+    pub fn apply(&mut self, ev: Ev<'_>, field: &'static str) {
+        for id in ev.for_each(field).unwrap_or_default() {
+            let id = Val::from_json(id);
+            if self.seen.insert(id.key()) {
                 self.items.push(ref_view(ev, id));
             }
         }

@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::contract::event::EventError;
 use crate::contract::js::js_string_to_number;
 use crate::contract::sequence::{verify_runtime_event_sequence, Violation};
 use crate::contract::val::{Obj, Val};
@@ -15,7 +16,7 @@ use crate::projection::coding::{project_coding_workbench_view_with, ProjectActio
 
 /// Batch projection of a list of events (`projectAgentUiState({executionEvents})`, no
 /// `sourceCount`).
-pub type ProjectFn<'a> = &'a dyn Fn(&[Value]) -> Val;
+pub type ProjectFn<'a> = &'a dyn Fn(&[Value]) -> Result<Val, EventError>;
 
 /// The outcome of one replay (`AgentUiFixtureReplayResult`).
 #[derive(Clone, Debug)]
@@ -238,7 +239,7 @@ pub fn replay_with(
     fixture: &Value,
     project: ProjectFn<'_>,
     project_actions: ProjectActions<'_>,
-) -> ReplayResult {
+) -> Result<ReplayResult, EventError> {
     let validation_issues = collect_fixture_issues(fixture, "$");
     let events: &[Value] = fixture
         .get("events")
@@ -253,19 +254,19 @@ pub fn replay_with(
     let failed_closed = !sequence_violations.is_empty();
     let (state, diagnostics) = if failed_closed {
         (
-            project(&[]),
+            project(&[])?,
             sequence_violations
                 .iter()
                 .map(|v| v.code.to_string())
                 .collect(),
         )
     } else {
-        let state = project(events);
+        let state = project(events)?;
         let d = replay_diagnostics(fixture, events, &state, &validation_issues, project_actions);
         (state, d)
     };
     let passed = !failed_closed && validation_issues.is_empty() && diagnostics.is_empty();
-    ReplayResult {
+    Ok(ReplayResult {
         fixture_id: fixture.get("id").map(Val::from_json).unwrap_or(Val::Undef),
         state,
         validation_issues,
@@ -273,11 +274,11 @@ pub fn replay_with(
         failed_closed,
         diagnostics,
         passed,
-    }
+    })
 }
 
 /// `replayAgentUiFixture(fixture)` with the crate's batch projection.
-pub fn replay_fixture(fixture: &Value) -> ReplayResult {
+pub fn replay_fixture(fixture: &Value) -> Result<ReplayResult, EventError> {
     replay_with(
         fixture,
         &|events: &[Value]| crate::projection::projector::project(events, None),
@@ -287,6 +288,6 @@ pub fn replay_fixture(fixture: &Value) -> ReplayResult {
 
 /// `replayAgentUiFixture(fixture)` as the reference's result object (7 keys). `Val::Event(i)`
 /// in `state` is `fixture.events[i]`.
-pub fn replay_agent_ui_fixture(fixture: &Value) -> Val {
-    replay_fixture(fixture).to_val()
+pub fn replay_agent_ui_fixture(fixture: &Value) -> Result<Val, EventError> {
+    replay_fixture(fixture).map(|r| r.to_val())
 }

@@ -15,9 +15,9 @@ use super::normalization::ev_val;
 use super::view_rules::{
     is_action_terminal, ACTION_REQUIRED_CLASS, RESOLVED_FROM_KEY, RUNTIME_IDLE, RUNTIME_VIEW_FIELDS,
 };
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Odd};
 use crate::contract::js::norm_lower_is;
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::{JsKey, Obj, Val};
 
 struct Candidate {
     unresolved: Option<&'static str>,
@@ -41,8 +41,10 @@ pub struct RuntimeAcc {
     cands: Vec<Candidate>,
     /// Indices into `cands` still possibly live, bottom to top.
     stack: Vec<usize>,
-    by_action: HashMap<String, Vec<usize>>,
+    by_action: HashMap<JsKey, Vec<usize>>,
     latest: Option<Latest>,
+    /// Candidates on which the batch scan throws: (candidate, accepted event, why).
+    odd: Vec<(usize, u32, Odd)>,
 }
 
 /// What the runtime status reads of an event (the view reads the latest event's
@@ -134,34 +136,61 @@ fn candidate_status(f: &StatusFacts<'_>, may_wait: bool) -> Option<&'static str>
     None
 }
 
+/// The status of a candidate on which the batch scan throws.
+const THROWS: &str = "\u{0}throws";
+
+/// A key later events can look up (objects and arrays never equal another event's value).
+fn lookup_key(v: &Val) -> Option<JsKey> {
+    match v {
+        Val::Arr(_) | Val::Obj(_) | Val::Event(_) => None,
+        other => Some(other.key()),
+    }
+}
+
+/// Does the batch scan throw on this event when it reaches it (a `status` or an `eventClass`
+/// it lower-cases that is not a string)?
+fn scan_throws(ev: Ev<'_>) -> Result<(), Odd> {
+    ev.str_op("status")?;
+    ev.cls_op()?;
+    Ok(())
+}
+
 impl RuntimeAcc {
-    pub fn apply(&mut self, ev: Ev<'_>) {
+    /// Apply the accepted event `ext`.
+    pub fn apply(&mut self, ev: Ev<'_>, ext: u32) {
         self.latest = Some(latest_fields(ev));
         let f = StatusFacts::of(ev);
-        let action = f.action_id;
-        if is_action_terminal(f.cls) {
-            if let Some(a) = action {
-                if let Some(list) = self.by_action.remove(a) {
+        let action = ev.js("actionId").truthy();
+        let action_key = if action {
+            lookup_key(&ev_val(ev, "actionId"))
+        } else {
+            None
+        };
+        if is_action_terminal(f.cls) && action {
+            if let Some(a) = action_key {
+                if let Some(list) = self.by_action.remove(&a) {
                     for i in list {
                         if let Some(c) = self.cands.get_mut(i) {
                             c.resolved = true;
                         }
                     }
                 }
-                self.settle();
-                return;
             }
+            self.settle();
+            return;
         }
-        let unresolved = step_status(&f, false);
-        let resolved_status = step_status(&f, true);
+        let (unresolved, resolved_status) = match scan_throws(ev) {
+            Err(odd) => {
+                self.odd.push((self.cands.len(), ext, odd));
+                (Some(THROWS), Some(THROWS))
+            }
+            Ok(()) => (candidate_status(&f, true), candidate_status(&f, !action)),
+        };
         if unresolved.is_none() && resolved_status.is_none() {
             return;
         }
-        if let Some(a) = action {
-            self.by_action
-                .entry(a.to_string())
-                .or_default()
-                .push(self.cands.len());
+        if let Some(a) = action_key {
+            self.by_action.entry(a).or_default().push(self.cands.len());
         }
         self.stack.push(self.cands.len());
         self.cands.push(Candidate {
@@ -182,15 +211,34 @@ impl RuntimeAcc {
         }
     }
 
-    fn status(&self) -> &'static str {
+    fn top(&self) -> Option<usize> {
         self.stack
             .last()
-            .and_then(|&t| self.cands.get(t))
+            .copied()
+            .filter(|&t| self.cands.get(t).and_then(Candidate::status).is_some())
+    }
+
+    fn status(&self) -> &'static str {
+        self.top()
+            .and_then(|t| self.cands.get(t))
             .and_then(Candidate::status)
             .unwrap_or(RUNTIME_IDLE)
     }
 
-    /// The view `{status, activeTurnId, activeRunId, activeTaskId, latestEventId, latestSequence}`.
+    /// The event the batch scan would throw on now (the one deciding the status), if any.
+    pub fn unreadable(&self) -> Option<(u32, Odd)> {
+        let top = self.top()?;
+        if self.status() != THROWS {
+            return None;
+        }
+        self.odd
+            .iter()
+            .find(|(c, _, _)| *c == top)
+            .map(|(_, ext, odd)| (*ext, odd.clone()))
+    }
+
+    /// The view `{status, activeTurnId, activeRunId, activeTaskId, latestEventId, latestSequence}`
+    /// (only when [`Self::unreadable`] is `None`).
     pub fn view(&self) -> Val {
         status_view(self.status(), self.latest.as_ref())
     }

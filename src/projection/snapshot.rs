@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::contract::event::EventError;
 use crate::contract::js::{has_content, js_number_to_string};
 use crate::contract::val::{Obj, Val};
 
@@ -106,34 +107,37 @@ pub fn snapshot_message_part(m: &Value) -> Val {
         .into_val()
 }
 
+/// A batch projection `project(events, sourceCount)`.
+pub type BatchProjection<'a> = &'a dyn Fn(&[Value], Option<f64>) -> Result<Val, EventError>;
+
 /// The snapshot state given a batch projection `project(events, sourceCount)`.
 pub fn project_from_session_snapshot_with(
     input: &Value,
-    project: &dyn Fn(&[Value], Option<f64>) -> Val,
-) -> Val {
+    project: BatchProjection<'_>,
+) -> Result<Val, EventError> {
     let (events, _) = snapshot_events(input);
-    let state = project(&events, snapshot_source_count(input));
+    let state = project(&events, snapshot_source_count(input))?;
     let parts: Vec<Val> = input
         .get("messages")
         .and_then(Value::as_array)
         .map(|a| a.iter().map(snapshot_message_part).collect())
         .unwrap_or_default();
     if parts.is_empty() {
-        return state;
+        return Ok(state);
     }
-    match state.as_obj() {
+    Ok(match state.as_obj() {
         Some(o) => {
             let mut o = o.clone();
             o.set("messages", Val::arr(parts));
             o.into_val()
         }
         None => state,
-    }
+    })
 }
 
 /// `projectAgentUiStateFromSessionSnapshot(input)` with the crate's batch projection.
 /// `Val::Event(i)` in the result is the i-th event of the list `snapshot_events` selects.
-pub fn project_from_session_snapshot(input: &Value) -> Val {
+pub fn project_from_session_snapshot(input: &Value) -> Result<Val, EventError> {
     project_from_session_snapshot_with(input, &crate::projection::projector::project)
 }
 
@@ -143,12 +147,12 @@ mod tests {
     use crate::contract::val::deep_equal;
     use serde_json::json;
 
-    fn fake_project(events: &[Value], sc: Option<f64>) -> Val {
-        Obj::new()
+    fn fake_project(events: &[Value], sc: Option<f64>) -> Result<Val, EventError> {
+        Ok(Obj::new()
             .k("runtime", Val::Num(events.len() as f64))
             .k("messages", Val::arr(vec![]))
             .k("sourceCount", Val::Num(sc.unwrap_or(0.0)))
-            .into_val()
+            .into_val())
     }
 
     #[test]
@@ -160,7 +164,7 @@ mod tests {
         let (events, list) = snapshot_events(&input);
         assert_eq!(events.len(), 2);
         assert_eq!(list, SnapshotEventList::ReadModelSources);
-        let s = project_from_session_snapshot_with(&input, &fake_project);
+        let s = project_from_session_snapshot_with(&input, &fake_project).unwrap_or_default();
         assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(2.0));
         assert_eq!(s.get("sourceCount").and_then(Val::as_f64), Some(2.0));
         let keys: Vec<&str> = s.as_obj().map(|o| o.keys().collect()).unwrap_or_default();
@@ -192,7 +196,7 @@ mod tests {
         let (events, list) = snapshot_events(&input);
         assert!(events.is_empty());
         assert_eq!(list, SnapshotEventList::ExecutionEvents);
-        let s = project_from_session_snapshot_with(&input, &fake_project);
+        let s = project_from_session_snapshot_with(&input, &fake_project).unwrap_or_default();
         assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(0.0));
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::events::Stored;
 use super::view_rules::{is_action_terminal, STATE_DELTA_CLASS};
-use crate::contract::event::{Ev, MAX_EVENT_DEPTH};
+use crate::contract::event::{Ev, Js, Odd, MAX_EVENT_DEPTH};
 use crate::contract::js::{is_array_index_key, js_number_to_string};
 use crate::contract::val::{Obj, Val};
 
@@ -340,20 +340,29 @@ pub const SUPERSESSION_FIELDS: [&str; 14] = [
 ];
 
 /// Does a later (non-`state.delta`) event touch `area`? Reads only [`SUPERSESSION_FIELDS`].
-pub fn touches(ev: Ev<'_>, area: &str) -> bool {
+pub fn touches(ev: Ev<'_>, area: &str) -> Result<bool, Odd> {
     let cls = ev.cls();
     if cls == STATE_DELTA_CLASS {
-        return false;
+        return Ok(false);
     }
     let kind = ev.kind().unwrap_or("");
     let st = ev.status();
-    let nonempty = |k: &str| matches!(ev.get(k), Some(Value::Array(a)) if !a.is_empty());
-    match area {
+    // `Boolean(event.k?.length)`.
+    let has_length = |k: &str| match ev.js(k) {
+        Js::Arr(a) => !a.is_empty(),
+        Js::Str(s) => !s.is_empty(),
+        Js::Obj(o) => Js::of(o.get("length")).truthy(),
+        _ => false,
+    };
+    // `eventClass.startsWith(p)` for `eventClass = event.eventClass ?? ""` (the reference
+    // throws on a class that is not a string).
+    let starts = |p: &str| -> Result<bool, Odd> { Ok(ev.cls_op()?.starts_with(p)) };
+    Ok(match area {
         "runtime" | "timeline" | "readModel.events" | "readModel.visibleEvents" => true,
         "messages" => {
             matches!(kind, "model" | "note" | "draft" | "evidence")
-                || cls.starts_with("model.")
-                || cls.starts_with("reasoning.")
+                || starts("model.")?
+                || starts("reasoning.")?
                 || matches!(
                     cls,
                     "tool.result"
@@ -376,17 +385,18 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
         ]
         .iter()
         .any(|k| ev.truthy(k)),
-        "tools" => kind == "tool" || cls.starts_with("tool."),
-        "actions" => kind == "action" || cls.starts_with("action."),
-        "artifacts" => kind == "draft" || cls == "artifact.changed" || nonempty("artifactRefs"),
-        "evidence" => kind == "evidence" || cls == "evidence.changed" || nonempty("evidenceRefs"),
+        "tools" => kind == "tool" || starts("tool.")?,
+        "actions" => kind == "action" || starts("action.")?,
+        "artifacts" => kind == "draft" || cls == "artifact.changed" || has_length("artifactRefs"),
+        "evidence" => kind == "evidence" || cls == "evidence.changed" || has_length("evidenceRefs"),
         "diagnostics" => matches!(st, Some("failed" | "blocked")) || cls == "runtime.error",
         "subagents" => {
             ev.truthy("subagentId")
                 || ev.truthy("workerId")
-                || ["subagent.", "channel.", "handoff.", "review."]
-                    .iter()
-                    .any(|p| cls.starts_with(p))
+                || starts("subagent.")?
+                || starts("channel.")?
+                || starts("handoff.")?
+                || starts("review.")?
                 || matches!(
                     cls,
                     "agent.spawned" | "agent.completed" | "agent.changed" | "agent.handoff"
@@ -396,10 +406,10 @@ pub fn touches(ev: Ev<'_>, area: &str) -> bool {
             cls == "action.required" || is_action_terminal(cls)
         }
         "readModel.taskRefs" => ev.truthy("taskId"),
-        "readModel.artifactRefs" => nonempty("artifactRefs"),
-        "readModel.evidenceRefs" => nonempty("evidenceRefs"),
+        "readModel.artifactRefs" => has_length("artifactRefs"),
+        "readModel.evidenceRefs" => has_length("evidenceRefs"),
         _ => false,
-    }
+    })
 }
 
 /// Access to input events by external index, for `Val::Event` values inside the document.
@@ -852,10 +862,7 @@ pub struct Outcome {
 
 /// The diagnostic of a delta that failed with `msg` (§3.13.4), and its id.
 fn failure_diagnostic(d: &Prepared, msg: String) -> (String, Val) {
-    let id_str = match &d.event_id {
-        Val::Str(s) => s.to_string(),
-        _ => "undefined".into(),
-    };
+    let id_str = d.event_id.to_js_string();
     let diag_id = format!("state-delta:{id_str}");
     let failure = Obj::new()
         .k("id", Val::str(&diag_id))
@@ -1017,10 +1024,12 @@ fn read_prop(v: &Val, k: &str) -> Result<Val, String> {
 impl WholeStatePass {
     /// `applyAgentRuntimeStateDeltasToProjectionState`: every `state.delta` event of `events` but
     /// those superseded by a later event (§3.13.2).
-    pub fn of_events(events: &[Value]) -> WholeStatePass {
+    /// `Err` names the event the reference throws on (a class that is not a string, read while
+    /// a delta is still active).
+    pub fn of_events(events: &[Value]) -> Result<WholeStatePass, (usize, Odd)> {
         let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(events.len());
         let mut active_by_area: HashMap<String, Vec<usize>> = HashMap::default();
-        for e in events {
+        for (pos, e) in events.iter().enumerate() {
             let ev = Ev::of(e);
             match prepare(ev) {
                 Some(p) => {
@@ -1036,11 +1045,12 @@ impl WholeStatePass {
                     if active_by_area.is_empty() {
                         continue;
                     }
-                    let hit: Vec<String> = active_by_area
-                        .keys()
-                        .filter(|a| touches(ev, a))
-                        .cloned()
-                        .collect();
+                    let mut hit: Vec<String> = Vec::new();
+                    for a in active_by_area.keys() {
+                        if touches(ev, a).map_err(|o| (pos, o))? {
+                            hit.push(a.clone());
+                        }
+                    }
                     for a in hit {
                         for i in active_by_area.remove(&a).unwrap_or_default() {
                             if let Some(slot) = prepared.get_mut(i) {
@@ -1051,9 +1061,9 @@ impl WholeStatePass {
                 }
             }
         }
-        WholeStatePass {
+        Ok(WholeStatePass {
             deltas: prepared.into_iter().flatten().collect(),
-        }
+        })
     }
 
     /// `applyAgentRuntimeStateDeltaToProjectionState`: `None` when `event` is not a
@@ -1238,8 +1248,8 @@ mod tests {
             let picked = Value::Object(picked);
             for a in &areas {
                 assert_eq!(
-                    touches(Ev::of(e), a),
-                    touches(Ev::of(&picked), a),
+                    touches(Ev::of(e), a).ok(),
+                    touches(Ev::of(&picked), a).ok(),
                     "{a} {e}"
                 );
             }

@@ -13,9 +13,9 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Odd, OddOp};
 use crate::contract::js::{utf16_len, utf16_prefix};
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::{JsKey, Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
 use crate::projection::view_rules::{SUBAGENT_THREAD_FIELDS, SUBAGENT_THREAD_PAYLOAD_KEYS};
@@ -107,6 +107,46 @@ pub fn subagent_thread_id<'a>(ev: Ev<'a>) -> Option<&'a str> {
         None => ev.raw_str(&SUBAGENT_THREAD_PAYLOAD_KEYS),
     };
     chosen.filter(|s| !s.is_empty())
+}
+
+/// Where the reference throws on an event of the subagents model: a class that is not a string
+/// (read as one by every subagent event, and by any event without a thread), a thread id that
+/// is not a string, refs that are not lists, or a non-string value its collaboration view trims
+/// (phase, status, taskId, parent thread, handoffId). Stateless: `Ok` means
+/// [`SubagentsAcc::apply`] takes the event.
+pub fn check(ev: Ev<'_>) -> Result<(), Odd> {
+    let named = SUBAGENT_THREAD_FIELDS
+        .iter()
+        .map(|k| (*k, ev.js(k)))
+        .find(|(_, v)| !v.is_nullish());
+    let thread = match named {
+        Some((_, v)) => v.truthy(),
+        None => ev.raw_str(&SUBAGENT_THREAD_PAYLOAD_KEYS).is_some(),
+    };
+    if !thread {
+        ev.cls_op()?;
+        return Ok(());
+    }
+    if let Some((k, v)) = named {
+        if v.as_str().is_none() {
+            return Err(Odd::new(k, v.type_name(), OddOp::StringMethod));
+        }
+    }
+    ev.cls_op()?;
+    let mut refs = Vec::new();
+    ev.spread("artifactRefs", &mut refs)?;
+    ev.spread("evidenceRefs", &mut refs)?;
+    ev.str_op("phase")?;
+    ev.str_op("status")?;
+    ev.str_op("taskId")?;
+    if ev
+        .raw_str(&["parentThreadId", "parent_thread_id"])
+        .is_none()
+    {
+        ev.str_op("threadId")?;
+    }
+    ev.str_op("handoffId")?;
+    Ok(())
 }
 
 /// `payload.parentThreadId ?? payload.parent_thread_id ?? ev.threadId`.
@@ -301,25 +341,18 @@ fn delegation_action(cls: &str) -> &'static str {
     }
 }
 
-/// A set key for a value (JS `Set` identity of the primitive values used here).
-fn set_key(v: &Val) -> Rc<str> {
-    match v {
-        Val::Str(s) => s.clone(),
-        other => Rc::from(format!("\u{0}{}", other.to_json())),
-    }
-}
-
-/// An insertion-ordered set of values with dirty tracking of the receiver's copy.
+/// An insertion-ordered set of values (JS `Set` semantics: primitives by value, objects by
+/// identity, the list keeping them alive) with dirty tracking of the receiver's copy.
 #[derive(Default)]
 struct OrderedSet {
     items: Vec<Val>,
-    seen: HashSet<Rc<str>>,
+    seen: HashSet<JsKey>,
     tracker: ListTracker,
 }
 
 impl OrderedSet {
     fn insert(&mut self, v: Val) {
-        if self.seen.insert(set_key(&v)) {
+        if self.seen.insert(v.key()) {
             self.items.push(v);
         }
     }
@@ -484,7 +517,7 @@ pub struct SubagentsAcc {
     threads: Vec<Thread>,
     thread_index: HashMap<Rc<str>, usize>,
     delegations: Vec<Val>,
-    delegation_index: HashMap<Rc<str>, usize>,
+    delegation_index: HashMap<JsKey, usize>,
     activities: Vec<Val>,
     ids: IdLists,
 
@@ -596,7 +629,7 @@ impl SubagentsAcc {
                 .c("completedAt", field(ev, "completedAt"))
                 .k("collaboration", collab)
                 .into_val();
-            let key = set_key(&call_id);
+            let key = call_id.key();
             match self.delegation_index.get(&key) {
                 Some(&i) => {
                     if let Some(slot) = self.delegations.get_mut(i) {
@@ -833,11 +866,14 @@ fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val
             done
         }
     });
-    for r in ev.str_list("artifactRefs") {
-        t.artifact_refs.insert(Val::str(r));
+    let mut refs = Vec::new();
+    let _ = ev.spread("artifactRefs", &mut refs);
+    for r in refs.drain(..) {
+        t.artifact_refs.insert(r);
     }
-    for r in ev.str_list("evidenceRefs") {
-        t.evidence_refs.insert(Val::str(r));
+    let _ = ev.spread("evidenceRefs", &mut refs);
+    for r in refs {
+        t.evidence_refs.insert(r);
     }
     t.source_event_ids.insert(field(ev, "id"));
     first(&mut t.isolation, || isolation(ev));
@@ -847,12 +883,14 @@ fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val
 }
 
 /// `buildAgentUiSubagentsModel`: the model after every event, in order (no deduplication).
-pub fn build_agent_ui_subagents_model(events: &[Value]) -> Val {
+/// `Err` names the first event the reference throws on.
+pub fn build_agent_ui_subagents_model(events: &[Value]) -> Result<Val, (usize, Odd)> {
     let mut acc = SubagentsAcc::new();
-    for e in events {
+    for (i, e) in events.iter().enumerate() {
+        check(Ev::of(e)).map_err(|o| (i, o))?;
         acc.apply(Ev::of(e));
     }
-    acc.model()
+    Ok(acc.model())
 }
 
 /// The exported subagents accumulator (`createAgentUiSubagentsModelAccumulator`), sending what
@@ -869,9 +907,11 @@ impl SubagentsAccumulator {
         Self::default()
     }
 
-    /// Apply one event; `true` when it is a subagent event (the model changed).
-    pub fn apply(&mut self, ev: Ev<'_>) -> bool {
-        self.acc.apply(ev)
+    /// Apply one event; `true` when it is a subagent event (the model changed). `Err` (nothing
+    /// changed) where the reference throws on it.
+    pub fn apply(&mut self, ev: Ev<'_>) -> Result<bool, Odd> {
+        check(ev)?;
+        Ok(self.acc.apply(ev))
     }
 
     /// Forget everything; the next patch replaces the whole model.

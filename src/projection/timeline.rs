@@ -2,19 +2,19 @@
 
 use super::normalization::{ev_val, event_refs_val};
 use super::read_model::surface;
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Odd};
 use crate::contract::val::{Obj, Val};
 
-/// The timeline entry of one event.
-pub fn entry(ev: Ev<'_>) -> Val {
-    let kind = match surface(ev) {
+/// The timeline entry of one event (`Err` where the reference throws on it).
+pub fn entry(ev: Ev<'_>) -> Result<Val, Odd> {
+    let kind = match surface(ev)? {
         "runtime-status" | "context" => "status",
         "human-action" | "permission" => "action",
         "tool" => "tool",
         "artifact" => "artifact",
         "evidence" => "evidence",
         _ => {
-            if ev.cls().starts_with("reasoning.") {
+            if ev.cls_op()?.starts_with("reasoning.") {
                 "reasoning"
             } else if ev.truthy("taskId") {
                 "task"
@@ -23,7 +23,7 @@ pub fn entry(ev: Ev<'_>) -> Val {
             }
         }
     };
-    Obj::with_capacity(12)
+    Ok(Obj::with_capacity(12)
         .k("entryId", ev_val(ev, "id"))
         .k("sequence", ev_val(ev, "sequence"))
         .k("kind", Val::lit(kind))
@@ -32,9 +32,9 @@ pub fn entry(ev: Ev<'_>) -> Val {
         .k("status", ev_val(ev, "status"))
         .k("title", ev_val(ev, "title"))
         .k("detail", ev_val(ev, "detail"))
-        .k("refs", event_refs_val(ev))
+        .k("refs", event_refs_val(ev)?)
         .k("sourceEventId", ev_val(ev, "id"))
         .k("createdAt", ev_val(ev, "createdAt"))
         .k("completedAt", ev_val(ev, "completedAt"))
-        .into_val()
+        .into_val())
 }

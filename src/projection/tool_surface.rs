@@ -9,14 +9,14 @@ use serde_json::{Map, Value};
 use super::mcp_patch::McpPatch;
 use super::normalization::{
     defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
-    read_string_field, truncate_text, unique_strings,
+    read_string_field, truncate_text, unique_strings, unique_trimmed,
 };
 use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Odd, OddOp};
 use crate::contract::js::js_trim;
 use crate::contract::order::OrdSet;
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::{JsKey, Obj, Val};
 
 fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
     v.and_then(Value::as_object)
@@ -125,14 +125,24 @@ fn normalize_family(tool_name: &str, fam: Option<&str>, op: Option<&str>) -> Str
     .into()
 }
 
-/// Is this projection a tool projection (§3.7)? `surface` is the projection's.
-fn is_tool_projection(ev: Ev<'_>, surface: Option<&str>) -> bool {
-    view_rules::is_tool_projection(surface, ev.cls(), ev.kind(), ev.str("phase"))
+/// Is this projection a tool projection (§3.7)? `surface` is the projection's. `Err` where the
+/// reference throws (a class that is not a string, read when nothing before decides).
+fn is_tool_projection(ev: Ev<'_>, surface: Option<&str>) -> Result<bool, Odd> {
+    if surface == Some("tool") || matches!(ev.kind(), Some("tool" | "skill")) {
+        return Ok(true);
+    }
+    ev.cls_op()?;
+    Ok(view_rules::is_tool_projection(
+        surface,
+        ev.cls(),
+        ev.kind(),
+        ev.str("phase"),
+    ))
 }
 
 /// Is this event's projection a tool projection (§3.7)?
-pub fn is_tool_event(ev: Ev<'_>) -> bool {
-    is_tool_projection(ev, Some(surface(ev)))
+pub fn is_tool_event(ev: Ev<'_>) -> Result<bool, Odd> {
+    is_tool_projection(ev, Some(surface(ev)?))
 }
 
 /// What the tool surface reads from a read-model projection besides its `source` event: its
@@ -160,9 +170,9 @@ fn event_view(ev: Ev<'_>) -> Val {
 }
 
 struct Call {
-    id: String,
+    id: Val,
     merged: bool,
-    tool_name: String,
+    tool_name: Val,
     family: String,
     operation_kind: Val,
     mcp_server_id: Val,
@@ -191,6 +201,17 @@ fn strs(v: &[String]) -> Val {
     Val::str_arr(v)
 }
 
+/// `parseAgentUiMcpToolName(toolName)` and the rest of `buildMcpToolView` read the name as a
+/// string (a `TypeError` in the reference otherwise).
+fn name_str(tool_name: &Val) -> Result<&str, Odd> {
+    tool_name
+        .as_str()
+        .ok_or_else(|| Odd::new(TOOL_NAME, tool_name.type_name(), OddOp::StringMethod))
+}
+
+/// How error messages name a tool call's name.
+const TOOL_NAME: &str = "its tool name (payload tool name, else title)";
+
 impl Call {
     fn event_ids_val(&self) -> Val {
         if self.merged {
@@ -200,30 +221,31 @@ impl Call {
         }
     }
 
-    fn mcp_view(&self) -> Val {
+    /// `buildMcpToolView(call)`: `undefined` unless the family is `mcp`.
+    fn mcp_view(&self) -> Result<Val, Odd> {
         if self.family != "mcp" {
-            return Val::Undef;
+            return Ok(Val::Undef);
         }
-        let parsed = parse_mcp_tool_name(&self.tool_name);
+        let name = name_str(&self.tool_name)?;
+        let parsed = parse_mcp_tool_name(name);
         let server = defined_string(self.mcp_server_id.as_str())
             .map(str::to_string)
             .or_else(|| parsed.as_ref().map(|p| p.0.clone()))
             .unwrap_or_else(|| "unknown".into());
-        Obj::with_capacity(11)
-            .k("id", Val::str(&self.id))
+        Ok(Obj::with_capacity(11)
+            .k("id", self.id.clone())
             .k("serverId", Val::string(server))
-            .k("fullName", Val::str(&self.tool_name))
+            .k("fullName", self.tool_name.clone())
             .k(
                 "toolName",
-                Val::string(
-                    parsed
-                        .map(|p| p.1)
-                        .unwrap_or_else(|| self.tool_name.clone()),
-                ),
+                match parsed {
+                    Some(p) => Val::string(p.1),
+                    None => self.tool_name.clone(),
+                },
             )
             .k(
                 "operationKind",
-                Val::lit(classify_mcp_operation_kind(&self.tool_name).unwrap_or("tool")),
+                Val::lit(classify_mcp_operation_kind(name).unwrap_or("tool")),
             )
             .k("status", self.status.clone())
             .k("title", self.title.clone())
@@ -232,15 +254,15 @@ impl Call {
             .k("artifactRefs", strs(&self.artifact_refs))
             .k("evidenceRefs", strs(&self.evidence_refs))
             .compact()
-            .into_val()
+            .into_val())
     }
 
     fn val(&self) -> Val {
         let o = Obj::with_capacity(24)
-            .k("id", Val::str(&self.id))
-            .k("toolCallId", Val::str(&self.id))
-            .k("toolName", Val::str(&self.tool_name))
-            .k("displayName", Val::str(&self.tool_name))
+            .k("id", self.id.clone())
+            .k("toolCallId", self.id.clone())
+            .k("toolName", self.tool_name.clone())
+            .k("displayName", self.tool_name.clone())
             .k("family", Val::str(&self.family))
             .k("operationKind", self.operation_kind.clone())
             .k("mcpServerId", self.mcp_server_id.clone())
@@ -286,13 +308,13 @@ struct IdList {
 }
 
 impl IdList {
-    fn insert(&mut self, call: usize, id: &str) {
+    fn insert(&mut self, call: usize, id: &Val) {
         let p = self.members.partition_point(|&m| m < call);
         if self.members.get(p) == Some(&call) {
             return;
         }
         self.members.insert(p, call);
-        self.items.insert(p, Val::str(id));
+        self.items.insert(p, id.clone());
         for i in p..self.items.len() {
             self.tracker.touch(i);
         }
@@ -315,7 +337,7 @@ impl IdList {
 #[derive(Default)]
 pub struct ToolSurfaceAcc {
     calls: Vec<Call>,
-    index: HashMap<String, usize>,
+    index: HashMap<JsKey, usize>,
     pub items: Vec<Val>,
     pub tracker: ListTracker,
     lists: [IdList; 3],
@@ -327,24 +349,100 @@ pub struct ToolSurfaceAcc {
     any_event: bool,
 }
 
+/// What one tool projection brings to its call, read before anything changes
+/// ([`ToolSurfaceAcc::prepare`], then [`ToolSurfaceAcc::commit`]).
+pub struct ToolChange {
+    /// The call it continues, or `None` for a new call.
+    pos: Option<usize>,
+    key: JsKey,
+    id: Val,
+    tool_name: Val,
+    family: String,
+    /// The operation kind a new call gets, or an existing one without it.
+    operation_kind: Val,
+    mcp_server: Val,
+    status: Val,
+    phase: Val,
+    title: Val,
+    detail: Val,
+    input_preview: Val,
+    output_preview: Val,
+    error_preview: Val,
+    progress: Val,
+    total: Val,
+    created: Val,
+    completed: Val,
+    artifact_refs: Vec<String>,
+    evidence_refs: Vec<String>,
+    event_id: Val,
+    event_view: Val,
+    skill_slug: Val,
+    /// The call's MCP view after the change (`Undef`: none from this change).
+    mcp: Val,
+}
+
+/// `uniqueStrings` over `[...(ev[field] ?? []), ...payload arrays, payload single]`.
+fn tool_refs(
+    ev: Ev<'_>,
+    field: &'static str,
+    arrays: &[&str],
+    one: &[&str],
+) -> Result<Vec<String>, Odd> {
+    let mut items: Vec<Val> = Vec::new();
+    ev.spread(field, &mut items)?;
+    let arr_u = unique_strings(pt_arrays(ev, arrays).into_iter().map(Some));
+    items.extend(arr_u.iter().map(|s| Val::str(s)));
+    items.extend(pt(ev, one).map(Val::str));
+    Ok(unique_trimmed(items.iter(), field)?
+        .into_iter()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect())
+}
+
 impl ToolSurfaceAcc {
     /// Feed one accepted event; `i` is its index among accepted events.
-    pub fn apply(&mut self, ev: Ev<'_>, i: usize) {
-        self.apply_projection(ev, i, None);
+    pub fn apply(&mut self, ev: Ev<'_>, i: usize) -> Result<(), Odd> {
+        let surf = surface(ev)?;
+        let change = self.prepare(ev, i, Some(surf), ev_val(ev, "title"), ev_val(ev, "detail"))?;
+        self.commit(change);
+        Ok(())
     }
 
     /// Feed the `i`-th read-model projection: its `source` event `ev` and, when they are not the
     /// event's own, the projection's surface, title and detail.
-    pub fn apply_projection(&mut self, ev: Ev<'_>, i: usize, facts: Option<ProjectionFacts<'_>>) {
-        self.any_event = true;
-        let (surface, title, detail_ev) = match facts {
+    pub fn apply_projection(
+        &mut self,
+        ev: Ev<'_>,
+        i: usize,
+        facts: Option<ProjectionFacts<'_>>,
+    ) -> Result<(), Odd> {
+        let (surface, title, detail) = match facts {
             Some(f) => (f.surface, f.title, f.detail),
-            None => (Some(surface(ev)), ev_val(ev, "title"), ev_val(ev, "detail")),
+            None => (
+                Some(surface(ev)?),
+                ev_val(ev, "title"),
+                ev_val(ev, "detail"),
+            ),
         };
-        if !is_tool_projection(ev, surface) {
-            return;
+        let change = self.prepare(ev, i, surface, title, detail)?;
+        self.commit(change);
+        Ok(())
+    }
+
+    /// What the `i`-th projection (of event `ev`, on `surface`, with `title` and `detail`)
+    /// changes, if it is a tool projection. `Err` where the reference throws on it.
+    pub fn prepare(
+        &self,
+        ev: Ev<'_>,
+        i: usize,
+        surface: Option<&str>,
+        title: Val,
+        detail_ev: Val,
+    ) -> Result<Option<ToolChange>, Odd> {
+        if !is_tool_projection(ev, surface)? {
+            return Ok(None);
         }
-        let tool_name: String = pt(
+        let tool_name: Val = match pt(
             ev,
             &[
                 "toolName",
@@ -354,52 +452,56 @@ impl ToolSurfaceAcc {
                 "functionName",
                 "function_name",
             ],
-        )
-        .or_else(|| ev.str("title"))
-        .unwrap_or("unknown-tool")
-        .to_string();
-        let id: String = match ev.str("toolCallId") {
-            Some(s) => s.to_string(),
-            None => match pt(
+        ) {
+            Some(s) => Val::str(s),
+            None => or_nullish(ev_val(ev, "title"), || Val::lit("unknown-tool")),
+        };
+        let id: Val = or_nullish(ev_val(ev, "toolCallId"), || {
+            match pt(
                 ev,
                 &["toolCallId", "tool_call_id", "callId", "call_id", "id"],
             ) {
-                Some(s) => s.to_string(),
+                Some(s) => Val::str(s),
                 None => {
-                    let scope = ev
-                        .str("turnId")
-                        .or_else(|| ev.str("runId"))
-                        .unwrap_or("turn");
-                    format!("{tool_name}:{scope}:{i}")
+                    let scope = or_nullish(ev_val(ev, "turnId"), || {
+                        or_nullish(ev_val(ev, "runId"), || Val::lit("turn"))
+                    });
+                    Val::string(format!(
+                        "{}:{}:{i}",
+                        tool_name.to_js_string(),
+                        scope.to_js_string()
+                    ))
                 }
-            },
-        };
+            }
+        });
+        let key = id.key();
+        let pos = self.index.get(&key).copied();
         let fam_x = pt(ev, &["toolFamily", "tool_family"])
             .or_else(|| process_fact(ev, &["toolFamily", "tool_family"]));
         let op_x = pt(ev, &["operationKind", "operation_kind"])
             .or_else(|| process_fact(ev, &["operationKind", "operation_kind"]));
-        let family = normalize_family(&tool_name, fam_x, op_x);
+        let family = match (op_x, fam_x) {
+            (Some("web_search"), _) => "webSearch".to_string(),
+            (Some("web_fetch"), _) => "webFetch".to_string(),
+            (_, Some(f)) => f.to_string(),
+            _ => normalize_family(name_str(&tool_name)?, None, None),
+        };
         let mcp_server = Val::opt_str(pt(
             ev,
             &["mcpServer", "mcp_server", "serverId", "server_id"],
         ));
-        let refs = |ids: &str, arrs: &[&str], one: &[&str]| -> Vec<String> {
-            let arr_u = unique_strings(pt_arrays(ev, arrs).into_iter().map(Some));
-            let mut v: Vec<Option<&str>> = ev.str_list(ids).into_iter().map(Some).collect();
-            v.extend(arr_u.iter().map(|s| Some(s.as_str())));
-            v.push(pt(ev, one));
-            unique_strings(v)
-        };
-        let artifact_refs = refs(
+        let artifact_refs = tool_refs(
+            ev,
             "artifactRefs",
             &["artifactRefs", "artifact_refs"],
             &["artifactRef", "artifact_ref", "artifactId", "artifact_id"],
-        );
-        let evidence_refs = refs(
+        )?;
+        let evidence_refs = tool_refs(
+            ev,
             "evidenceRefs",
             &["evidenceRefs", "evidence_refs"],
             &["evidenceRef", "evidence_ref", "evidenceId", "evidence_id"],
-        );
+        )?;
         let tv = |s: Option<String>| s.map(Val::string).unwrap_or_default();
         let input_preview = tv(truncate_text(
             pt(
@@ -416,7 +518,7 @@ impl ToolSurfaceAcc {
             ),
             240,
         ));
-        let out_src = pt(
+        let out_src = match pt(
             ev,
             &[
                 "output",
@@ -428,8 +530,10 @@ impl ToolSurfaceAcc {
                 "deltaPreview",
                 "delta_preview",
             ],
-        )
-        .or_else(|| ev.str("detail"));
+        ) {
+            Some(s) => Some(s),
+            None => ev.str_op("detail")?,
+        };
         let output_preview = tv(truncate_text(out_src, 240));
         let error_preview = tv(truncate_text(
             pt(
@@ -449,102 +553,165 @@ impl ToolSurfaceAcc {
                 .map(Val::Num)
                 .unwrap_or_default()
         };
-        let progress = num("progress");
-        let total = num("total");
-        let skill_slug = Val::opt_str(pt(ev, &["skillSlug", "skill_slug", "slug"]));
-        let classify = |fam: &str| {
-            if fam == "mcp" {
-                Val::opt_str(classify_mcp_operation_kind(&tool_name))
-            } else {
-                Val::Undef
-            }
+        let classify = || -> Result<Val, Odd> {
+            Ok(match op_x {
+                Some(s) => Val::str(s),
+                None if family == "mcp" => {
+                    Val::opt_str(classify_mcp_operation_kind(name_str(&tool_name)?))
+                }
+                None => Val::Undef,
+            })
         };
-        let (pos, old_family, old_status, had_mcp) = match self.index.get(&id) {
+        let existing = pos.and_then(|p| self.calls.get(p));
+        let operation_kind = match existing {
+            Some(c) if !c.operation_kind.is_nullish() => Val::Undef,
+            _ => classify()?,
+        };
+        let event_id = ev_val(ev, "id");
+        let mut change = ToolChange {
+            pos,
+            key,
+            id,
+            tool_name,
+            family,
+            operation_kind,
+            mcp_server,
+            status: ev_val(ev, "status"),
+            phase: ev_val(ev, "phase"),
+            title,
+            detail: detail_ev,
+            input_preview,
+            output_preview,
+            error_preview,
+            progress: num("progress"),
+            total: num("total"),
+            created: ev_val(ev, "createdAt"),
+            completed: ev_val(ev, "completedAt"),
+            artifact_refs,
+            evidence_refs,
+            event_id,
+            event_view: event_view(ev),
+            skill_slug: Val::opt_str(pt(ev, &["skillSlug", "skill_slug", "slug"])),
+            mcp: Val::Undef,
+        };
+        match existing {
             None => {
-                let operation_kind = match op_x {
-                    Some(s) => Val::str(s),
-                    None => classify(&family),
+                // The view of the new call: its name must be a string when it is an MCP call,
+                // and its one event id a string (or nullish) for the MCP surface to read it.
+                if change.family == "mcp" {
+                    name_str(&change.tool_name)?;
+                    unique_trimmed([&change.event_id], "id")?;
+                }
+            }
+            Some(c) => {
+                // `uniqueStrings([...eventIds, id])` trims the call's first id and this one.
+                if !c.merged {
+                    unique_trimmed([&c.first_event_id], "id")?;
+                }
+                unique_trimmed([&change.event_id], "id")?;
+                let family = if change.family.is_empty() {
+                    &c.family
+                } else {
+                    &change.family
                 };
-                let detail = or_nullish(or_nullish(detail_ev, || output_preview.clone()), || {
-                    error_preview.clone()
-                });
+                if family == "mcp" {
+                    let name = if change.tool_name.truthy() {
+                        &change.tool_name
+                    } else {
+                        &c.tool_name
+                    };
+                    name_str(name)?;
+                }
+            }
+        }
+        change.mcp = Val::Undef;
+        Ok(Some(change))
+    }
+
+    /// Apply what [`Self::prepare`] computed (nothing for `None`).
+    pub fn commit(&mut self, change: Option<ToolChange>) {
+        self.any_event = true;
+        let Some(ch) = change else { return };
+        let (pos, old_family, old_status, had_mcp) = match ch.pos {
+            None => {
+                let detail =
+                    or_nullish(or_nullish(ch.detail, || ch.output_preview.clone()), || {
+                        ch.error_preview.clone()
+                    });
                 let mut call = Call {
-                    id: id.clone(),
+                    id: ch.id,
                     merged: false,
-                    tool_name: tool_name.clone(),
-                    family: family.clone(),
-                    operation_kind,
-                    mcp_server_id: mcp_server,
-                    status: ev_val(ev, "status"),
-                    phase: ev_val(ev, "phase"),
-                    title,
+                    tool_name: ch.tool_name,
+                    family: ch.family,
+                    operation_kind: ch.operation_kind,
+                    mcp_server_id: ch.mcp_server,
+                    status: ch.status,
+                    phase: ch.phase,
+                    title: ch.title,
                     detail,
-                    input_preview,
-                    output_preview,
-                    error_preview,
-                    progress,
-                    total,
-                    started_at: ev_val(ev, "createdAt"),
-                    completed_at: ev_val(ev, "completedAt"),
-                    artifact_refs,
-                    evidence_refs,
-                    first_event_id: ev_val(ev, "id"),
+                    input_preview: ch.input_preview,
+                    output_preview: ch.output_preview,
+                    error_preview: ch.error_preview,
+                    progress: ch.progress,
+                    total: ch.total,
+                    started_at: ch.created,
+                    completed_at: ch.completed,
+                    artifact_refs: ch.artifact_refs,
+                    evidence_refs: ch.evidence_refs,
+                    first_event_id: ch.event_id,
                     event_ids: Vec::new(),
                     event_id_set: HashSet::default(),
-                    events: vec![event_view(ev)],
-                    skill_slug,
+                    events: vec![ch.event_view],
+                    skill_slug: ch.skill_slug,
                     mcp: Val::Undef,
                 };
-                call.mcp = call.mcp_view();
+                call.mcp = call.mcp_view().unwrap_or_default();
                 let pos = self.calls.len();
-                self.index.insert(id.clone(), pos);
+                self.index.insert(ch.key, pos);
                 self.calls.push(call);
                 self.items.push(Val::Undef);
                 (pos, None, None, false)
             }
-            Some(&pos) => {
+            Some(pos) => {
                 let Some(c) = self.calls.get_mut(pos) else {
                     return;
                 };
                 let old_family = c.family.clone();
                 let old_status = c.status.clone();
                 let had_mcp = !c.mcp.is_undef();
-                if !tool_name.is_empty() {
-                    c.tool_name = tool_name.clone();
+                if ch.tool_name.truthy() {
+                    c.tool_name = ch.tool_name;
                 }
-                if !family.is_empty() {
-                    c.family = family.clone();
+                if !ch.family.is_empty() {
+                    c.family = ch.family;
                 }
                 if c.operation_kind.is_nullish() {
-                    c.operation_kind = match op_x {
-                        Some(s) => Val::str(s),
-                        None => classify(&family),
-                    };
+                    c.operation_kind = ch.operation_kind;
                 }
-                c.mcp_server_id = or_nullish(mcp_server, || c.mcp_server_id.clone());
-                c.status = ev_val(ev, "status");
-                c.phase = or_nullish(ev_val(ev, "phase"), || c.phase.clone());
-                if title.truthy() {
-                    c.title = title;
+                c.mcp_server_id = or_nullish(ch.mcp_server, || c.mcp_server_id.clone());
+                c.status = ch.status;
+                c.phase = or_nullish(ch.phase, || c.phase.clone());
+                if ch.title.truthy() {
+                    c.title = ch.title;
                 }
                 c.detail = or_nullish(
-                    or_nullish(or_nullish(detail_ev, || output_preview.clone()), || {
-                        error_preview.clone()
+                    or_nullish(or_nullish(ch.detail, || ch.output_preview.clone()), || {
+                        ch.error_preview.clone()
                     }),
                     || c.detail.clone(),
                 );
-                c.input_preview = or_nullish(input_preview, || c.input_preview.clone());
-                c.output_preview = or_nullish(output_preview, || c.output_preview.clone());
-                c.error_preview = or_nullish(error_preview, || c.error_preview.clone());
-                c.progress = or_nullish(progress, || c.progress.clone());
-                c.total = or_nullish(total, || c.total.clone());
-                c.started_at = or_nullish(c.started_at.clone(), || ev_val(ev, "createdAt"));
-                c.completed_at = or_nullish(ev_val(ev, "completedAt"), || c.completed_at.clone());
+                c.input_preview = or_nullish(ch.input_preview, || c.input_preview.clone());
+                c.output_preview = or_nullish(ch.output_preview, || c.output_preview.clone());
+                c.error_preview = or_nullish(ch.error_preview, || c.error_preview.clone());
+                c.progress = or_nullish(ch.progress, || c.progress.clone());
+                c.total = or_nullish(ch.total, || c.total.clone());
+                c.started_at = or_nullish(c.started_at.clone(), || ch.created);
+                c.completed_at = or_nullish(ch.completed, || c.completed_at.clone());
                 let merge = |old: &[String], new: &[String]| {
                     unique_strings(old.iter().chain(new.iter()).map(|s| Some(s.as_str())))
                 };
-                c.artifact_refs = merge(&c.artifact_refs, &artifact_refs);
-                c.evidence_refs = merge(&c.evidence_refs, &evidence_refs);
+                c.artifact_refs = merge(&c.artifact_refs, &ch.artifact_refs);
+                c.evidence_refs = merge(&c.evidence_refs, &ch.evidence_refs);
                 if !c.merged {
                     c.merged = true;
                     let first = c.first_event_id.as_str().map(str::to_string);
@@ -553,15 +720,15 @@ impl ToolSurfaceAcc {
                         c.event_ids.push(s);
                     }
                 }
-                if let Some(e) = ev.id() {
+                if let Some(e) = ch.event_id.as_str() {
                     let t = js_trim(e);
                     if !t.is_empty() && c.event_id_set.insert(t.to_string()) {
                         c.event_ids.push(t.to_string());
                     }
                 }
-                c.events.push(event_view(ev));
-                c.skill_slug = or_nullish(skill_slug, || c.skill_slug.clone());
-                let m = c.mcp_view();
+                c.events.push(ch.event_view);
+                c.skill_slug = or_nullish(ch.skill_slug, || c.skill_slug.clone());
+                let m = c.mcp_view().unwrap_or_default();
                 if !m.is_undef() {
                     c.mcp = m;
                 }
@@ -850,7 +1017,8 @@ pub fn project_tool_surface(projections: &[Value]) -> Result<Val, String> {
             title: field("title"),
             detail: field("detail"),
         };
-        acc.apply_projection(Ev::of(source), i, Some(facts));
+        acc.apply_projection(Ev::of(source), i, Some(facts))
+            .map_err(|odd| format!("projections[{i}]: {odd}"))?;
     }
     Ok(acc.model())
 }

@@ -34,23 +34,32 @@ fn parse_input(len: usize) -> Result<Value, JsError> {
     with_input(len, parse)
 }
 
-/// Parse an array of events (each one checked for projection).
-pub(crate) fn parse_events(v: Value) -> Result<Vec<Value>, JsError> {
-    event_list(v).map_err(|e| JsError::new(&e))
-}
-
-/// The events of an array, each one checked for projection (errors as text).
-fn event_list(v: Value) -> Result<Vec<Value>, String> {
+/// The events of an array (`Err` when it is not one).
+pub(crate) fn event_array(v: Value) -> Result<Vec<Value>, String> {
     match v {
-        Value::Array(items) => {
-            for (i, e) in items.iter().enumerate() {
-                crate::contract::event::check_event(e)
-                    .map_err(|err| format!("events[{i}]: {err}"))?;
-            }
-            Ok(items)
-        }
+        Value::Array(items) => Ok(items),
         _ => Err("Runtime events must be an array.".to_owned()),
     }
+}
+
+/// The events of an array, each one checked at the projection's boundary: what cannot be
+/// carried is refused, and (strict) what `check_event` refuses (errors as text).
+fn event_list(v: Value, strict: bool) -> Result<Vec<Value>, String> {
+    let items = event_array(v)?;
+    for (i, e) in items.iter().enumerate() {
+        let checked = if strict {
+            crate::contract::event::check_event(e)
+        } else {
+            crate::contract::event::check_carryable(e)
+        };
+        checked.map_err(|err| format!("events[{i}]: {err}"))?;
+    }
+    Ok(items)
+}
+
+/// An event error of a list (`(index, why)`) as text.
+fn at(err: (usize, crate::contract::event::Odd)) -> String {
+    format!("events[{}]: {}", err.0, err.1)
 }
 
 /// Run a batch over the input text inside a [`BatchArena`]: `f` parses and projects, writes
@@ -291,30 +300,42 @@ pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
 }
 
 /// Batch projection of a JSON array of events; `Val::Event(i)` is the i-th array element.
+/// `strict`: refuse events outside `check_event`'s boundary instead of projecting them as the
+/// reference does.
 #[wasm_bindgen]
-pub fn project(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
+pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<String, JsError> {
     // The wire text is about 1.5x the input: reserve it once rather than doubling a large string.
     batch(len, len.saturating_mul(2), |text, out, arena| {
-        let events = event_list(parse_text(text)?)?;
+        let events = event_array(parse_text(text)?)?;
         // Same result as `projection::project`, without cloning the events.
         let mut projector = crate::projection::projector::Projector::new(source_count);
-        projector.hydrate_checked(events, &[], source_count);
-        let state = projector.state();
-        projector.write_wire(&state, out);
-        dispose(arena, (projector, state));
-        Ok(())
+        projector.set_strict(strict);
+        let state = projector.project_list(events);
+        if let Ok(state) = &state {
+            projector.write_wire(state, out);
+        }
+        let state = state.map_err(|e| e.message);
+        dispose(arena, projector);
+        state.map(|s| dispose(arena, s))
     })
 }
 
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})` over a JSON array of events.
 #[wasm_bindgen]
-pub fn project_read_model(len: usize, source_count: Option<f64>) -> Result<String, JsError> {
+pub fn project_read_model(
+    len: usize,
+    source_count: Option<f64>,
+    strict: bool,
+) -> Result<String, JsError> {
     batch(len, len, |text, out, arena| {
-        let events = event_list(parse_text(text)?)?;
+        let events = event_list(parse_text(text)?, strict)?;
         let model = crate::projection::project_agent_runtime_read_model(&events, source_count);
-        model.write_json(out);
-        dispose(arena, (events, model));
-        Ok(())
+        if let Ok(m) = &model {
+            m.write_json(out);
+        }
+        let model = model.map_err(at);
+        dispose(arena, events);
+        model.map(|m| dispose(arena, m))
     })
 }
 
@@ -323,21 +344,27 @@ pub fn project_read_model(len: usize, source_count: Option<f64>) -> Result<Strin
 #[wasm_bindgen]
 pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
     let input = parse_input(len)?;
-    Ok(wire(&snapshot::project_from_session_snapshot(&input)))
+    snapshot::project_from_session_snapshot(&input)
+        .map(|v| wire(&v))
+        .map_err(|e| JsError::new(&e.message))
 }
 
 /// `buildAgentUiSubagentsModel(events)`.
 #[wasm_bindgen]
 pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
-    let events = parse_events(parse_input(len)?)?;
-    Ok(wire(&subagents::build_agent_ui_subagents_model(&events)))
+    let events = event_list(parse_input(len)?, false).map_err(|e| JsError::new(&e))?;
+    subagents::build_agent_ui_subagents_model(&events)
+        .map(|v| wire(&v))
+        .map_err(|e| JsError::new(&at(e)))
 }
 
 /// `replayAgentUiFixture(fixture)`; `Val::Event(i)` is `fixture.events[i]`.
 #[wasm_bindgen]
 pub fn replay_fixture(len: usize) -> Result<String, JsError> {
     let fixture = parse_input(len)?;
-    Ok(wire(&replay::replay_agent_ui_fixture(&fixture)))
+    replay::replay_agent_ui_fixture(&fixture)
+        .map(|v| wire(&v))
+        .map_err(|e| JsError::new(&e.message))
 }
 
 /// `generateRuntimeEvents(n, seed, options)`: a JSON array of events.

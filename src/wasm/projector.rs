@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::api::{parse, parse_events};
+use super::api::{event_array, parse};
 use super::input::with_input;
 use crate::contract::json::array_element_texts;
 use crate::projection::patch::PATCH_TEXT_CAPACITY;
@@ -14,19 +14,30 @@ use crate::projection::projector::Projector;
 #[wasm_bindgen]
 pub struct WasmProjector {
     inner: Projector,
+    /// Why the last `apply_many` stopped early.
+    error: Option<String>,
+}
+
+/// The events of a JSON array text and each one's text.
+fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError> {
+    let events = event_array(parse(text)?).map_err(|e| JsError::new(&e))?;
+    let texts = array_element_texts(text).unwrap_or_default();
+    Ok((events, texts))
 }
 
 #[wasm_bindgen]
 impl WasmProjector {
+    /// `strict`: refuse events outside `check_event`'s boundary instead of projecting them as
+    /// the reference does.
     #[wasm_bindgen(constructor)]
-    pub fn new(source_count: Option<f64>) -> WasmProjector {
-        WasmProjector {
-            inner: Projector::new(source_count),
-        }
+    pub fn new(source_count: Option<f64>, strict: bool) -> WasmProjector {
+        let mut inner = Projector::new(source_count);
+        inner.set_strict(strict);
+        WasmProjector { inner, error: None }
     }
 
     /// Apply one event (JSON in the input buffer). `true`: accepted as event `ext`; `false`:
-    /// its id was seen before. A malformed event throws and changes nothing.
+    /// its id was seen before. A refused event throws and changes nothing.
     pub fn apply(&mut self, len: usize, ext: u32) -> Result<bool, JsError> {
         with_input(len, |text| {
             let event = parse(text)?;
@@ -37,37 +48,39 @@ impl WasmProjector {
     }
 
     /// Apply a JSON array of events in order; accepted events get `ext_start`, `ext_start + 1`, ...
-    /// Returns one byte per input event (1 accepted, 0 duplicate). Every event is checked before
-    /// any is applied: a malformed one throws and changes nothing.
+    /// Returns one byte per event applied: 1 accepted, 0 duplicate. An event that cannot be
+    /// carried throws before any is applied; at an event the reference throws on, the events
+    /// before it stay applied, the list ends with a 2 and `take_error` tells why.
     pub fn apply_many(&mut self, len: usize, ext_start: u32) -> Result<Vec<u8>, JsError> {
         with_input(len, |text| {
-            let events = parse_events(parse(text)?)?;
-            // Each accepted event is kept as its text (see `projection::events`).
-            let texts = array_element_texts(text).unwrap_or_default();
-            let mut flags = Vec::with_capacity(events.len());
-            let mut ext = ext_start;
-            for (i, event) in events.into_iter().enumerate() {
-                // Checked above with the whole list.
-                let accepted = self
-                    .inner
-                    .apply_checked_keeping(event, texts.get(i).copied(), ext);
-                if accepted {
-                    ext = ext.saturating_add(1);
+            let (events, texts) = events_of(text)?;
+            let (mut flags, err) = self.inner.apply_many(events, &texts, ext_start);
+            match err {
+                Some(e) if flags.is_empty() => return Err(JsError::new(&e.message)),
+                Some(e) => {
+                    self.error = Some(e.message);
+                    flags.push(2);
                 }
-                flags.push(u8::from(accepted));
+                None => {}
             }
             Ok(flags)
         })
     }
 
-    /// Replace everything with these events (a JSON array, already free of duplicate ids, so
-    /// event `i` is array element `i`). A malformed event throws and changes nothing.
-    pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<(), JsError> {
+    /// Why the last `apply_many` stopped at an event (once).
+    pub fn take_error(&mut self) -> Option<String> {
+        self.error.take()
+    }
+
+    /// Replace everything with these events (a JSON array): one byte per event, 1 accepted
+    /// (its `ext` is the number accepted before it), 0 duplicate id. All or nothing: a refused
+    /// event throws and changes nothing.
+    pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<Vec<u8>, JsError> {
         with_input(len, |text| {
-            let events = parse_events(parse(text)?)?;
-            let texts = array_element_texts(text).unwrap_or_default();
-            self.inner.hydrate_checked(events, &texts, source_count);
-            Ok(())
+            let (events, texts) = events_of(text)?;
+            self.inner
+                .hydrate(events, &texts, source_count)
+                .map_err(|e| JsError::new(&e.message))
         })
     }
 
@@ -76,18 +89,24 @@ impl WasmProjector {
         self.inner.reset();
     }
 
-    /// The whole state, wire-encoded.
-    pub fn state(&self) -> String {
+    /// The whole state, wire-encoded; throws while it is unreadable (the reference throws on
+    /// these events as they stand: a later event may decide otherwise).
+    pub fn state(&self) -> Result<String, JsError> {
+        let state = self.inner.state().map_err(|e| JsError::new(&e.message))?;
         let mut s = String::new();
-        self.inner.write_wire(&self.inner.state(), &mut s);
-        s
+        self.inner.write_wire(&state, &mut s);
+        Ok(s)
     }
 
-    /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded.
-    pub fn take_patch(&mut self) -> String {
+    /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded;
+    /// throws while the state is unreadable (the changes are kept for the next call).
+    pub fn take_patch(&mut self) -> Result<String, JsError> {
+        let patch = self
+            .inner
+            .take_patch()
+            .map_err(|e| JsError::new(&e.message))?;
         let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
-        let patch = self.inner.take_patch();
         self.inner.write_patch_wire(&patch, &mut s);
-        s
+        Ok(s)
     }
 }

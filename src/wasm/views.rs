@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use super::api::parse;
 use super::input::with_input;
-use crate::contract::event::{check_event, Ev};
+use crate::contract::event::{check_carryable, Ev};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::{diff_patch, Patch};
@@ -38,11 +38,12 @@ fn input_value(len: usize) -> Result<Value, JsError> {
     with_input(len, parse)
 }
 
-/// One event from the input buffer, checked for projection; with its text.
+/// One event from the input buffer, checked at the projection's boundary (what cannot be
+/// carried is refused); with its text.
 fn with_event<T>(len: usize, f: impl FnOnce(Value, &str) -> T) -> Result<T, JsError> {
     with_input(len, |text| {
         let event = parse(text)?;
-        check_event(&event).map_err(|e| JsError::new(&e.message))?;
+        check_carryable(&event).map_err(|e| JsError::new(&e.message))?;
         Ok(f(event, text))
     })
 }
@@ -84,7 +85,8 @@ impl WasmReadModelAccumulator {
     /// and changes nothing.
     pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
         let inner = &mut self.inner;
-        with_event(len, |event, text| inner.apply(event, Some(text)))?;
+        with_event(len, |event, text| inner.apply(event, Some(text)))?
+            .map_err(|odd| JsError::new(&odd.to_string()))?;
         Ok(patch_text(&self.inner.take_patch()))
     }
 
@@ -220,7 +222,8 @@ impl WasmSubagentsAccumulator {
     /// not a subagent event).
     pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
         let inner = &mut self.inner;
-        with_event(len, |event, _| inner.apply(Ev::of(&event)))?;
+        with_event(len, |event, _| inner.apply(Ev::of(&event)))?
+            .map_err(|odd| JsError::new(&odd.to_string()))?;
         Ok(patch_text(&self.inner.take_patch()))
     }
 
@@ -287,7 +290,10 @@ impl WasmStateDeltaPass {
             let Value::Array(events) = input else {
                 return Err(JsError::new("Runtime events must be an array."));
             };
-            Some(WholeStatePass::of_events(&events))
+            Some(
+                WholeStatePass::of_events(&events)
+                    .map_err(|(i, odd)| JsError::new(&format!("events[{i}]: {odd}")))?,
+            )
         };
         Ok(WasmStateDeltaPass { inner })
     }

@@ -355,49 +355,63 @@ function malformed(r, nextGoodId) {
   }
 }
 
-test("10,000 malformed events between good ones leave exactly the good ones' state", () => {
-  const r = rng(20261130);
-  const good = goodEvents;
-  const p = api.createAgentUiProjector();
-  const lean = api.createProjector();
-  let refused = 0;
-  let gi = 0;
-  for (let i = 0; i < 10_000; i++) {
-    if (i % 42 === 0 && gi < good.length) {
+/** The malformed events that cannot be carried at all (refused in both modes). */
+function uncarryable(r) {
+  for (;;) {
+    const bad = malformed(r, "never");
+    if (bad === null || typeof bad !== "object" || Array.isArray(bad)) return bad;
+    if ("toJSON" in bad || Object.getOwnPropertyDescriptor(bad, "payload")?.get) return bad;
+    const p = bad.payload;
+    if (p && typeof p === "object" && ("self" in p || "n" in p || "v" in p)) return bad;
+  }
+}
+
+for (const strict of [true, false]) {
+  test(`10,000 ${strict ? "malformed events (strict)" : "events that cannot be carried"} between good ones leave exactly the good ones' state`, () => {
+    const r = rng(20261130);
+    const good = goodEvents;
+    const p = api.createAgentUiProjector(undefined, { strict });
+    const lean = api.createProjector(undefined, { strict });
+    let refused = 0;
+    let gi = 0;
+    for (let i = 0; i < 10_000; i++) {
+      if (i % 42 === 0 && gi < good.length) {
+        p.apply(good[gi]);
+        lean.apply(good[gi]);
+        gi++;
+      }
+      const bad = strict ? malformed(r, good[Math.min(gi, good.length - 1)].id) : uncarryable(r);
+      const e1 = outcome(() => p.apply(bad), `apply(malformed #${i})`);
+      const e2 = outcome(() => lean.apply(bad), `lean.apply(malformed #${i})`);
+      if (!(e1 && e2)) assert.fail(`malformed #${i} was accepted: ${Object.keys(bad ?? {}).join(",")}`);
+      refused++;
+      if (i % 97 === 0) {
+        outcome(() => p.applyMany([good[0], bad]), "applyMany with one malformed event");
+        p.getState();
+      }
+    }
+    for (; gi < good.length; gi++) {
       p.apply(good[gi]);
       lean.apply(good[gi]);
-      gi++;
     }
-    const bad = malformed(r, good[Math.min(gi, good.length - 1)].id);
-    const e1 = outcome(() => p.apply(bad), `apply(malformed #${i})`);
-    const e2 = outcome(() => lean.apply(bad), `lean.apply(malformed #${i})`);
-    if (!(e1 && e2)) assert.fail(`malformed #${i} was accepted: ${Object.keys(bad ?? {}).join(",")}`);
-    refused++;
-    if (i % 97 === 0) {
-      outcome(() => p.applyMany([good[0], bad]), "applyMany with one malformed event");
-      p.getState();
-    }
-  }
-  for (; gi < good.length; gi++) {
-    p.apply(good[gi]);
-    lean.apply(good[gi]);
-  }
-  const clean = api.createAgentUiProjector();
-  for (const e of good) clean.apply(e);
-  assert.equal(refused, 10_000);
-  assert.deepStrictEqual(p.getState(), clean.getState());
-  assert.deepStrictEqual(lean.getState(), clean.getState());
-  assert.deepStrictEqual(p.getState(), api.projectAgentUiState({ executionEvents: good }));
-  assertNoPollution();
-});
+    const clean = api.createAgentUiProjector();
+    for (const e of good) clean.apply(e);
+    assert.equal(refused, 10_000);
+    assert.deepStrictEqual(p.getState(), clean.getState());
+    assert.deepStrictEqual(lean.getState(), clean.getState());
+    assert.deepStrictEqual(p.getState(), api.projectAgentUiState({ executionEvents: good }));
+    assertNoPollution();
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Partial failure: what one bad event inside a batch does (documented in docs/limits.md)
 
-test("one malformed event in applyMany / project: thrown TypeError naming its index, nothing applied", () => {
+test("one malformed event in applyMany / project (strict): thrown TypeError naming its index, nothing applied", () => {
   const [g1, g2, g3] = goodEvents;
   const bad = { ...BASE, id: "bad", kind: 7 };
-  const p = api.createAgentUiProjector();
+  const strict = { strict: true };
+  const p = api.createAgentUiProjector(undefined, strict);
   p.apply(g1);
   const before = p.getState();
   const err = outcome(() => p.applyMany([g2, bad, g3]), "applyMany");
@@ -408,20 +422,23 @@ test("one malformed event in applyMany / project: thrown TypeError naming its in
   p.applyMany([g2, g3]);
   assert.deepStrictEqual(p.getState(), api.projectAgentUiState({ executionEvents: [g1, g2, g3] }));
 
-  const lean = api.createProjector();
+  const lean = api.createProjector(undefined, strict);
   assert.throws(() => lean.applyMany([g1, bad]), TypeError);
   assert.equal(lean.getState().readModel.events.length, 0);
 
   for (const [name, call] of [
-    ["projectAgentUiState", () => api.projectAgentUiState({ executionEvents: [g1, bad, g2] })],
-    ["project", () => api.project([g1, bad, g2])],
-    ["projectAgentRuntimeReadModel", () => api.projectAgentRuntimeReadModel({ executionEvents: [g1, bad, g2] })],
-    ["hydrate", () => api.createAgentUiProjector().hydrate({ executionEvents: [g1, bad, g2] })],
+    ["projectAgentUiState", () => api.projectAgentUiState({ executionEvents: [g1, bad, g2] }, strict)],
+    ["project", () => api.project([g1, bad, g2], strict)],
+    ["projectAgentRuntimeReadModel", () => api.projectAgentRuntimeReadModel({ executionEvents: [g1, bad, g2] }, strict)],
+    ["hydrate", () => api.createAgentUiProjector(undefined, strict).hydrate({ executionEvents: [g1, bad, g2] })],
   ]) {
     const e = outcome(call, name);
     assert.ok(e instanceof TypeError, `${name} throws a TypeError`);
     assert.match(e.message, /events\[1\]/, `${name} names the index: ${e.message}`);
   }
+  // By default the same event is projected as the reference projects it.
+  const lax = api.projectAgentUiState({ executionEvents: [g1, bad, g2] });
+  assert.equal(lax.timeline[1].entryId, "bad");
   // Validators never throw on malformed events: they report issues.
   const issues = api.collectRuntimeEventValidationIssues(bad);
   assert.ok(issues.some((i) => i.path === "$.kind"));
@@ -481,7 +498,7 @@ function secretEvents() {
 test(
   "redactSecrets: true keeps every secret value out of every projected state",
   () => {
-    assert.deepEqual([...api.PROJECTOR_OPTIONS], ["redactSecrets"]);
+    assert.deepEqual([...api.PROJECTOR_OPTIONS], ["redactSecrets", "strict"]);
     const events = secretEvents();
     const states = [
       api.projectAgentUiState({ executionEvents: events, redactSecrets: true }),

@@ -108,31 +108,38 @@ test("hydrate and reset", () => {
 
 test("bad input: TypeError with a clear message, state unchanged", () => {
   const events = api.generateRuntimeEvents(20, 1);
-  const projector = api.createAgentUiProjector();
-  const state = projector.applyMany(events.slice(0, 10));
   const cyclic = { ...events[10] };
   cyclic.self = cyclic;
   const getter = { ...events[10] };
   Object.defineProperty(getter, "payload", { enumerable: true, get() { throw new Error("boom"); } });
-  const bad = [
-    undefined, null, 5, "text", [], [events[10]], cyclic, { ...events[10], big: 1n }, getter,
-    { ...events[10], id: "" }, { ...events[10], id: 7 }, { kind: "tool" }, { ...events[10], refIds: "x" },
-  ];
-  for (const input of bad) {
-    assert.throws(() => projector.apply(input), (error) => {
-      assert.ok(error instanceof TypeError, `TypeError for ${String(input)}`);
-      assert.match(error.message, /createAgentUiProjector\.apply/);
-      return true;
-    });
-    assert.equal(projector.getState(), state, "state unchanged");
+  // What cannot be carried is refused in both modes; strict mode also refuses events outside its
+  // boundary, which the default projects as the reference does.
+  const uncarryable = [undefined, null, 5, "text", [], [events[10]], cyclic, { ...events[10], big: 1n }, getter];
+  const outsideStrict = [{ ...events[10], id: "" }, { ...events[10], id: 7 }, { kind: "tool" }, { ...events[10], refIds: "x" }];
+  for (const [strict, bad] of [[false, uncarryable], [true, [...uncarryable, ...outsideStrict]]]) {
+    const projector = api.createAgentUiProjector(undefined, { strict });
+    const state = projector.applyMany(events.slice(0, 10));
+    for (const input of bad) {
+      assert.throws(() => projector.apply(input), (error) => {
+        assert.ok(error instanceof TypeError, `TypeError for ${String(input)}`);
+        assert.match(error.message, /createAgentUiProjector\.apply/);
+        return true;
+      });
+      assert.equal(projector.getState(), state, "state unchanged");
+    }
+    assert.throws(() => projector.applyMany([events[10], null]), TypeError);
+    if (strict) assert.throws(() => projector.applyMany([events[10], { ...events[11], id: "" }]), TypeError);
+    assert.throws(() => projector.applyMany("nope"), TypeError);
+    assert.equal(projector.getState(), state, "a refused applyMany changes nothing");
+    assert.throws(() => projector.hydrate({ executionEvents: [null] }), TypeError);
+    assert.equal(projector.getState(), state);
+    assert.deepStrictEqual(projector.apply(events[10]), api.projectAgentUiState({ executionEvents: events.slice(0, 11) }));
   }
-  assert.throws(() => projector.applyMany([events[10], null]), TypeError);
-  assert.throws(() => projector.applyMany([events[10], { ...events[11], id: "" }]), TypeError);
-  assert.throws(() => projector.applyMany("nope"), TypeError);
-  assert.equal(projector.getState(), state, "a failed applyMany changes nothing");
-  assert.throws(() => projector.hydrate({ executionEvents: [null] }), TypeError);
-  assert.equal(projector.getState(), state);
-  assert.deepStrictEqual(projector.apply(events[10]), api.projectAgentUiState({ executionEvents: events.slice(0, 11) }));
+  const lax = api.createAgentUiProjector();
+  lax.applyMany(events.slice(0, 10));
+  lax.apply({ ...events[10], id: "" });
+  lax.apply({ kind: "tool" });
+  assert.equal(lax.getState().timeline.length, 12, "the default projects events outside the strict boundary");
   assert.throws(() => api.projectAgentUiState({ executionEvents: [cyclic] }), TypeError);
   assert.throws(() => api.projectAgentUiState({ executionEvents: "x" }), TypeError);
   assert.throws(() => api.project(5), TypeError);

@@ -131,18 +131,18 @@ pub fn projector_matches_batch() {
     streams.push(generated.as_array().cloned().unwrap_or_default());
     for events in streams {
         let batch =
-            api::project(load(&json(&Value::Array(events.clone()))), None).expect("project");
-        let mut p = WasmProjector::new(None);
+            api::project(load(&json(&Value::Array(events.clone()))), None, false).expect("project");
+        let mut p = WasmProjector::new(None, false);
         let mut patches = 0;
         for (i, e) in events.iter().enumerate() {
             assert!(p.apply(load(&json(e)), i as u32).expect("apply"));
             if i % 7 == 0 {
-                assert!(p.take_patch().starts_with("{\"full\":"));
+                assert!(p.take_patch().expect("patch").starts_with("{\"full\":"));
                 patches += 1;
             }
         }
         assert!(patches > 0);
-        assert_eq!(p.state(), batch);
+        assert_eq!(p.state().expect("state"), batch);
         assert!(
             batch.contains("\"source\":\"\\u0000e0\""),
             "events are wire references"
@@ -151,7 +151,7 @@ pub fn projector_matches_batch() {
         if let Some(first) = events.first() {
             assert!(!p.apply(load(&json(first)), 99_999).expect("apply"));
         }
-        assert_eq!(p.state(), batch);
+        assert_eq!(p.state().expect("state"), batch);
     }
 }
 
@@ -159,36 +159,47 @@ pub fn bad_input_is_refused_without_change() {
     let events: Value =
         serde_json::from_str(&api::generate_events(30, 2, "{}").expect("generate")).expect("JSON");
     let events = events.as_array().cloned().unwrap_or_default();
-    let mut p = WasmProjector::new(Some(1.0));
-    for (i, e) in events.iter().take(10).enumerate() {
-        p.apply(load(&json(e)), i as u32).expect("apply");
-    }
-    let before = p.state();
-    for bad in [
-        "null",
-        "5",
-        "\"x\"",
-        "[]",
-        "{}",
+    // What cannot be carried is refused in both modes; strict mode also refuses what is outside
+    // its boundary (the default projects it as the reference does).
+    let uncarryable = ["null", "5", "\"x\"", "[]", "{not json", ""];
+    let outside_strict = [
         "{\"id\":\"\"}",
         "{\"id\":7}",
         "{\"id\":\"a\",\"refIds\":\"x\"}",
-        "{not json",
-        "",
-    ] {
-        assert!(p.apply(load(bad), 10).is_err(), "refused: {bad}");
-        assert_eq!(p.state(), before, "unchanged after {bad}");
+        "{}",
+    ];
+    for strict in [false, true] {
+        let mut p = WasmProjector::new(Some(1.0), strict);
+        for (i, e) in events.iter().take(10).enumerate() {
+            p.apply(load(&json(e)), i as u32).expect("apply");
+        }
+        let before = p.state().expect("state");
+        let refused = uncarryable
+            .iter()
+            .chain(outside_strict.iter().filter(|_| strict));
+        for bad in refused {
+            assert!(p.apply(load(bad), 10).is_err(), "refused: {bad}");
+            assert_eq!(p.state().expect("state"), before, "unchanged after {bad}");
+        }
+        let mixed = format!("[{},null]", json(&events[10]));
+        assert!(p.apply_many(load(&mixed), 10).is_err());
+        assert_eq!(
+            p.state().expect("state"),
+            before,
+            "a refused apply_many changes nothing"
+        );
+        assert!(api::project(load("{\"executionEvents\":[]}"), None, strict).is_err());
     }
-    let mixed = format!("[{},null]", json(&events[10]));
-    assert!(p.apply_many(load(&mixed), 10).is_err());
-    assert_eq!(p.state(), before, "a failed apply_many changes nothing");
-    assert!(api::project(load("{\"executionEvents\":[]}"), None).is_err());
+    let mut lax = WasmProjector::new(None, false);
+    for (i, bad) in outside_strict.iter().enumerate() {
+        assert!(lax.apply(load(bad), i as u32).expect("projected"), "{bad}");
+    }
     assert!(api::generate_events(3, 1, "{bad").is_err());
 }
 
 pub fn input_buffer_handles_non_ascii() {
     let text = "{\"id\":\"evt_\u{4e2d}\u{6587}\",\"kind\":\"note\",\"status\":\"completed\",\"title\":\"\u{1F600} \u{00e9}\",\"createdAt\":\"t\"}";
-    let state = api::project(load(&format!("[{text}]")), Some(1.0)).expect("project");
+    let state = api::project(load(&format!("[{text}]")), Some(1.0), false).expect("project");
     assert!(state.contains("\u{1F600} \u{00e9}"));
 }
 
@@ -249,16 +260,19 @@ pub fn batch_arena_keeps_blocks_apart() {
     // SAFETY: as above.
     assert!(unsafe { in_batch_arena(large_blocks) });
     let text = api::generate_events(3000, 11, "{}").expect("generate");
-    let first = api::project(load(&text), None).expect("project");
+    let first = api::project(load(&text), None, false).expect("project");
     let mut plain: Vec<String> = Vec::new();
     for round in 0..3 {
         plain.push(format!("kept across batch {round}").repeat(round + 1));
-        assert_eq!(api::project(load(&text), None).expect("project"), first);
+        assert_eq!(
+            api::project(load(&text), None, false).expect("project"),
+            first
+        );
         assert!(
-            api::project(load("[{\"id\":7}]"), None).is_err(),
+            api::project(load("[{\"id\":7}]"), None, true).is_err(),
             "error inside an arena"
         );
-        let model = api::project_read_model(load(&text), None).expect("read model");
+        let model = api::project_read_model(load(&text), None, false).expect("read model");
         assert!(model.starts_with('{'));
     }
     for (round, s) in plain.iter().enumerate() {

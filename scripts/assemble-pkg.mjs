@@ -128,8 +128,8 @@ writeFileSync(join(pkg, "glue", "fixtures.d.ts"), "export declare const fixtures
 for (const extra of [".gitignore", "package.json", "README.md"]) rmSync(join(pkg, "glue", extra), { force: true });
 
 // JSON Schemas: the module names them (short name -> file, in export order); the documents
-// come from schemas/ (the files the native crate embeds) and ship as JSON text in
-// glue/schemas.js and as files in pkg/schemas/, not inside the module.
+// come from schemas/ (the files the native crate embeds; the runtime event's is generated and
+// comes from the module) and ship as JSON text in glue/schemas.js and as files in pkg/schemas/.
 const glue = await import(pathToFileURL(join(pkg, "glue", `${crate}.js`)).href);
 glue.initSync({ module: new WebAssembly.Module(wasmBytes) });
 const constants = JSON.parse(glue.constants_json());
@@ -148,7 +148,10 @@ writeFileSync(join(pkg, "glue", "view-rules.d.ts"), "export declare const viewRu
 const schemas = {};
 mkdirSync(join(pkg, "schemas"), { recursive: true });
 for (const [short, file] of Object.entries(constants.schemaFiles)) {
-  schemas[short] = JSON.parse(readFileSync(join(root, "schemas", file), "utf8"));
+  // The runtime event's schema is generated from the event model's field table (build.rs) and
+  // read from the module; the others are files.
+  const text = short === "runtimeEvent" ? glue.event_schema_json() : readFileSync(join(root, "schemas", file), "utf8");
+  schemas[short] = JSON.parse(text);
   writeFileSync(join(pkg, "schemas", file), `${JSON.stringify(schemas[short], null, 2)}\n`);
 }
 writeFileSync(

@@ -2,7 +2,7 @@
 // projector through `useAgentUiProjection`, against the view package @limecloud/agent-runtime-ui
 // fed by the reference projector, both in a React 19 production build made with Vite.
 //
-//   node bench/react.mjs [--rounds k] [--sizes 56,500,2000]
+//   node bench/react.mjs [--rounds k] [--sizes 56,500,2000]   (default rounds: 31, 15, 5 by size)
 //   LIME_REFERENCE_DIR=<reference tree> node bench/react.mjs     # with the reference side
 //
 // LIME_REFERENCE_DIR names a tree holding the reference builds
@@ -16,7 +16,8 @@
 // - per frame: the stream arriving at 1,000 events/s, every event applied as it arrives and the
 //   state rendered once per 1/60 s of stream time; the figure is the whole stream's work (the
 //   stream's own two seconds are simulated, not waited for).
-// Each figure is the median over the rounds. The final DOM of both sides must be the same.
+// Each figure is the median over the rounds; a 30 ms pause precedes every run (the page's pending
+// timers, frames and GC work run there). The final DOM of both sides must be the same.
 import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -30,7 +31,9 @@ const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;
 };
-const ROUNDS = Number(option("--rounds", "5"));
+// Rounds per size (after one uncounted round): more for the small sizes, whose runs are short.
+const ROUNDS = option("--rounds");
+const roundsFor = (n) => Number(ROUNDS ?? (n <= 100 ? 31 : n <= 500 ? 15 : 5));
 const SIZES = option("--sizes", "56,500,2000").split(",").map(Number);
 const SEED = 42;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -61,7 +64,7 @@ const { build } = await import("vite");
 await build({
   root: join(root, "bench", "react-app"),
   configFile: false,
-  logLevel: "warn",
+  logLevel: "error",
   mode: "production",
   resolve: {
     alias: {
@@ -98,7 +101,6 @@ const browser = await chromium.launchPersistentContext(mkdtempSync(join(work, "p
   args: [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--js-flags=--expose-gc",
   ],
 });
 
@@ -112,7 +114,7 @@ try {
   await page.waitForFunction(() => typeof window.bench === "function");
   const available = await page.evaluate(() => window.available);
   const sides = Object.keys(available).filter((side) => available[side]);
-  console.log(`bench/react: sides ${sides.join(", ")}; ${ROUNDS} rounds; sizes ${SIZES.join(", ")}; seed ${SEED}`);
+  console.log(`bench/react: sides ${sides.join(", ")}; sizes ${SIZES.join(", ")} (${SIZES.map(roundsFor).join(", ")} rounds); seed ${SEED}`);
 
   // Warm-up (JIT, the module's first calls): every side through both measures twice, untimed.
   for (let i = 0; i < 2; i++) {
@@ -131,10 +133,12 @@ try {
       const html = {};
       const elements = {};
       let frames = 0;
-      for (let round = 0; round <= ROUNDS; round++) {
+      for (let round = 0; round <= roundsFor(n); round++) {
         const order = round % 2 === 0 ? sides : [...sides].reverse();
         for (const side of order) {
-          await page.evaluate(() => globalThis.gc?.());
+          // A pause between runs: the page's pending tasks (timers, frames, GC work) run here,
+          // not inside the next run.
+          await new Promise((resolve) => setTimeout(resolve, 30));
           const out = await page.evaluate(([s, size, m, seed]) => {
             const r = window.bench(s, size, m, seed);
             return { total: r.total, frames: r.frames, html: r.html, elements: r.elements };

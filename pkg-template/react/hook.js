@@ -78,11 +78,10 @@ class ProjectionStore {
     for (const listener of [...this.listeners]) listener();
   }
 
+  // The pending frame, if any, is left to fire: it finds nothing new to hand over, and an event
+  // applied before it needs no frame of its own (one frame request per frame, however often the
+  // host flushes).
   flush() {
-    if (this.frame !== null) {
-      cancelFrame(this.frame);
-      this.frame = null;
-    }
     this.publish();
   }
 

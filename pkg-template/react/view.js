@@ -7,6 +7,6 @@ import { createElement as h } from "react";
 /** The exported function component for the memoized `view` (same name, same props). */
 export function exportView(view) {
   const name = view.type.displayName ?? view.type.name;
-  const exported = { [name]: (props) => h(view, props) }[name];
-  return exported;
+  // A property named after the view names the arrow function (for stack traces and dev tools).
+  return { [name]: (props) => h(view, props) }[name];
 }

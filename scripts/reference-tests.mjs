@@ -14,6 +14,10 @@
 // `--reference-data` is given: then they resolve to the reference's own builds
 // (LIME_REFERENCE_DIR/packages/<name>/dist), so that the views are checked on the reference's
 // fixtures and states alone (this project's conformance fixtures have their own ids and texts).
+// For the projection package's tests, `--reference-data` keeps this package under every name but
+// the conformance fixtures (`agentUiConformanceFixtures`, `getAgentUiFixture`), which then come
+// from the reference's contracts build: the tests that assert the reference fixtures' texts
+// (fixtureReplay) run this package's projection over those fixtures.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,6 +60,13 @@ try {
     mkdirSync(join(tree, dir, "dist"), { recursive: true });
     mkdirSync(join(tree, dir, "tests"), { recursive: true });
     writeFileSync(join(tree, dir, "dist", "index.js"), `export * from ${JSON.stringify(entry)};\n`);
+  }
+  if (referenceData) {
+    const contracts = pathToFileURL(join(reference, "packages", "agent-ui-contracts", "dist", "index.js")).href;
+    writeFileSync(
+      join(tree, "agent-ui-contracts", "dist", "index.js"),
+      `export * from ${JSON.stringify(entry)};\nexport { agentUiConformanceFixtures, getAgentUiFixture } from ${JSON.stringify(contracts)};\n`,
+    );
   }
   const reactEntry = pathToFileURL(join(root, "pkg", "react", "index.js")).href;
   writeFileSync(join(tree, "agent-runtime-ui", "dist", "index.js"), `export * from ${JSON.stringify(reactEntry)};\n`);

@@ -3,7 +3,7 @@
 // through the projection. The rules live in Rust (src/app_server/); this file only moves the
 // facts across and hands back the caller's own objects the events embed.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { jsonText, putText } from "./boundary.js";
+import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText } from "./boundary.js";
 import { decodeWire } from "./wire.js";
 
 function isObject(value) {
@@ -44,18 +44,23 @@ function replayFacts(input) {
 /**
  * Run a binding on `facts` (an `undefined` input crosses as length 0) and parse its wire text.
  * The reference fails on malformed facts with native TypeErrors; the binding reports them with
- * the same messages, thrown here as TypeErrors.
+ * the same messages (as plain Errors), thrown here as TypeErrors with those messages. A trap of
+ * the module stays a fault (`callSized`), and large facts run on a fresh instance.
  */
 function run(binding, facts, what) {
-  const len = facts === undefined ? 0 : putText(jsonText(facts, what));
-  let text;
-  try {
-    text = binding(len);
-  } catch (error) {
-    if (error instanceof TypeError) throw error;
-    throw new TypeError(error && typeof error.message === "string" ? error.message : String(error));
-  }
-  const out = JSON.parse(text);
+  const text = facts === undefined ? undefined : jsonText(facts, `${what}: input`);
+  const wireText = callSized(what, text !== undefined && text.length > ISOLATE_INPUT_UNITS, () => {
+    const len = text === undefined ? 0 : putText(text);
+    try {
+      return binding(len);
+    } catch (error) {
+      if (error !== null && typeof error === "object" && error.constructor === Error) {
+        throw new TypeError(error.message);
+      }
+      throw error;
+    }
+  });
+  const out = JSON.parse(wireText);
   // The caller's objects the events embed, by their paths in `facts`.
   const paths = out.refs;
   const embedded = new Array(paths.length);
@@ -70,14 +75,14 @@ function run(binding, facts, what) {
 }
 
 export function projectAppServerEventsToExecutionEvents(events) {
-  return run(wasm.app_server_events, events, "projectAppServerEventsToExecutionEvents: events").events;
+  return run(wasm.app_server_events, events, "projectAppServerEventsToExecutionEvents").events;
 }
 
 export function projectAppServerSessionReadToExecutionEvents(readModel) {
   return run(
     wasm.app_server_session_read,
     sessionReadFacts(readModel),
-    "projectAppServerSessionReadToExecutionEvents: readModel",
+    "projectAppServerSessionReadToExecutionEvents",
   ).events;
 }
 
@@ -85,12 +90,12 @@ export function projectAppServerEvidenceExportToExecutionEvents(exportFacts) {
   return run(
     wasm.app_server_evidence_export,
     evidenceExportFacts(exportFacts),
-    "projectAppServerEvidenceExportToExecutionEvents: exportFacts",
+    "projectAppServerEvidenceExportToExecutionEvents",
   ).events;
 }
 
 export function replayAppServerFacts(input) {
-  const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts: input");
+  const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
   // The state refers to the returned events (`readModel.events[i].source`, ...).
   return { events: out.events, state: decodeWire(out.state, out.events), diagnostics: out.diagnostics };
 }

@@ -58,7 +58,7 @@ pub const RUNTIME_ID: &str = "app-server";
 /// The creation time of a fact that has none.
 pub const DEFAULT_TIMESTAMP: &str = "1970-01-01T00:00:00.000Z";
 
-/// `prefix` followed by `rest` as a shared string (an event id).
+/// `prefix`, `rest` and `suffix` as one shared string (an event id).
 pub fn id_of(prefix: &str, rest: &str, suffix: &str) -> Rc<str> {
     let mut s = String::with_capacity(prefix.len() + rest.len() + suffix.len());
     s.push_str(prefix);

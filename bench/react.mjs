@@ -6,8 +6,8 @@
 //   LIME_REFERENCE_DIR=<reference tree> node bench/react.mjs     # with the reference side
 //
 // LIME_REFERENCE_DIR names a tree holding the reference builds
-// (packages/agent-runtime-ui/dist, packages/agent-runtime-projection/dist); build it with
-// `node scripts/reference-ui.mjs <dir>`. Without it only this package's side runs.
+// (packages/agent-runtime-ui/dist, packages/agent-runtime-projection/dist), built outside this
+// project (bench/README.md, "Reference builds"). Without it only this package's side runs.
 //
 // For each stream size (generateRuntimeEvents(n, 42)) and side, alternating the sides' order
 // between rounds, a fresh React root renders:
@@ -43,8 +43,8 @@ const referenceUi = reference && join(reference, "packages", "agent-runtime-ui",
 const referenceProjection = reference && join(reference, "packages", "agent-runtime-projection", "dist", "index.js");
 if (reference && !(existsSync(referenceUi) && existsSync(referenceProjection))) {
   console.error(
-    `bench/react: ${referenceUi} or ${referenceProjection} is missing; build the reference tree with ` +
-      "`LIME_REFERENCE_DIR=<checkout> node scripts/reference-ui.mjs <dir>` and point LIME_REFERENCE_DIR at <dir>",
+    `bench/react: ${referenceUi} or ${referenceProjection} is missing; build the reference packages ` +
+      'in that checkout first (bench/README.md, "Reference builds")',
   );
   process.exit(2);
 }

@@ -4,8 +4,8 @@
 // package's projector + its views).
 //
 // Needs a local build of the reference views: LIME_REFERENCE_DIR names a tree with
-// packages/agent-runtime-ui/dist and packages/agent-runtime-projection/dist (make one with
-// `LIME_REFERENCE_DIR=<checkout> node scripts/reference-ui.mjs <dir>`). Without LIME_REFERENCE_DIR
+// packages/agent-runtime-ui/dist and packages/agent-runtime-projection/dist, built outside this
+// project (bench/README.md, "Reference builds"). Without LIME_REFERENCE_DIR
 // this file skips and says so (CI has no reference build; tests/js/react.structure.test.mjs and
 // react.renders.test.mjs check the views without one); with it set but the build missing, it fails.
 import assert from "node:assert/strict";
@@ -27,7 +27,7 @@ if (!referenceDir) {
   test("the local reference build is there", () => {
     assert.ok(
       existsSync(uiEntry) && existsSync(projectionEntry),
-      `${uiEntry} or ${projectionEntry} is missing: build it with LIME_REFERENCE_DIR=<checkout> node scripts/reference-ui.mjs <dir>`,
+      `${uiEntry} or ${projectionEntry} is missing: build the reference packages in that checkout (bench/README.md, "Reference builds")`,
     );
   });
   if (existsSync(uiEntry) && existsSync(projectionEntry)) await compareWithReference();

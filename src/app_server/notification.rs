@@ -8,6 +8,7 @@ use crate::contract::js::js_lower;
 use crate::contract::terminal::is_legacy_runtime_turn_terminal_event_class;
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
+use crate::projection::tool_lifecycle::{is_lifecycle_key, LIFECYCLE_RECORDS, LIFECYCLE_STRINGS};
 
 use super::access::{
     cannot_read, coalesce, distinct, field, get, is_nullish, member, no_trim, number_like, record,
@@ -324,45 +325,15 @@ fn controls(payload: Rec<'_>) -> Vec<&str> {
     }
 }
 
-/// The keys the tool lifecycle metadata is read from.
-fn is_lifecycle_key(k: &str) -> bool {
-    matches!(
-        k,
-        "soulLifecycle"
-            | "soul_lifecycle"
-            | "toolProcessFacts"
-            | "tool_process_facts"
-            | "toolProcessSummary"
-            | "tool_process_summary"
-            | "processSummary"
-            | "process_summary"
-            | "soulSurface"
-            | "soul_surface"
-            | "soulPhase"
-            | "soul_phase"
-            | "styleLevel"
-            | "style_level"
-            | "riskLevel"
-            | "risk_level"
-            | "toneVariant"
-            | "tone_variant"
-            | "profileId"
-            | "profile_id"
-            | "packId"
-            | "pack_id"
-    )
-}
-
 /// The tool lifecycle metadata of a payload (the reference's
-/// `extractAgentUiToolLifecyclePayloadMetadata`): the Soul lifecycle, tool process facts and
-/// summary records found in the payload, its `metadata` or its `result.metadata`, and the
-/// surface, phase and levels they name. Only the members with a value, in the reference's
-/// order.
+/// `extractAgentUiToolLifecyclePayloadMetadata`, its rule in `projection::tool_lifecycle`): the
+/// records found in the payload, its `metadata` or its `result.metadata`, and the strings they
+/// name. Only the members with a value, in the rule's order.
 pub fn tool_lifecycle_metadata(payload: Rec<'_>) -> Vec<(&'static str, Out<'_>)> {
     let Some(p) = payload else {
         return Vec::new();
     };
-    let records: Vec<&Map<String, Value>> = [
+    let layers: Vec<&Map<String, Value>> = [
         Some(p),
         record(field(Some(p), "metadata")),
         record(field(record(field(Some(p), "result")), "metadata")),
@@ -370,73 +341,36 @@ pub fn tool_lifecycle_metadata(payload: Rec<'_>) -> Vec<(&'static str, Out<'_>)>
     .into_iter()
     .flatten()
     .collect();
-    // Every member below is read from one of these keys of a record (or from the records they
+    // Every member is read from one of the rule's keys of a layer (or from the records they
     // name): most payloads have none, and one pass over their keys settles it.
-    if !records
-        .iter()
-        .any(|r| r.keys().any(|k| is_lifecycle_key(k)))
-    {
+    if !layers.iter().any(|r| r.keys().any(|k| is_lifecycle_key(k))) {
         return Vec::new();
     }
-    let first_record = |keys: &[&str]| {
-        records.iter().find_map(|r| {
-            keys.iter()
-                .find_map(|k| field(Some(r), k).filter(|v| v.is_object()))
+    let first_str = |keys: &[&str]| layers.iter().find_map(|r| rsf(Some(r), keys));
+    let found: Vec<Js<'_>> = LIFECYCLE_RECORDS
+        .iter()
+        .map(|(_, keys)| {
+            layers.iter().find_map(|r| {
+                keys.iter()
+                    .find_map(|k| field(Some(r), k).filter(|v| v.is_object()))
+            })
         })
-    };
-    let first_str = |keys: &[&str]| records.iter().find_map(|r| rsf(Some(r), keys));
-    let soul = first_record(&["soulLifecycle", "soul_lifecycle"]);
-    let facts = first_record(&["toolProcessFacts", "tool_process_facts"]);
-    let summary = first_record(&[
-        "toolProcessSummary",
-        "tool_process_summary",
-        "processSummary",
-        "process_summary",
-    ]);
-    let (soul_rec, facts_rec) = (record(soul), record(facts));
-    let named = |keys: &[&str], with_facts: bool| {
-        first_str(keys)
-            .or_else(|| rsf(soul_rec, keys))
-            .or_else(|| rsf(facts_rec.filter(|_| with_facts), keys))
-    };
-    let members = [
-        ("soulLifecycle", Out::fact(soul)),
-        ("toolProcessFacts", Out::fact(facts)),
-        ("toolProcessSummary", Out::fact(summary)),
-        (
-            "soulSurface",
-            Out::text(
-                first_str(&["soulSurface", "soul_surface"]).or_else(|| rsf(soul_rec, &["surface"])),
-            ),
-        ),
-        (
-            "soulPhase",
-            Out::text(
-                first_str(&["soulPhase", "soul_phase"]).or_else(|| rsf(soul_rec, &["phase"])),
-            ),
-        ),
-        (
-            "styleLevel",
-            Out::text(named(&["styleLevel", "style_level"], true)),
-        ),
-        (
-            "riskLevel",
-            Out::text(named(&["riskLevel", "risk_level"], true)),
-        ),
-        (
-            "toneVariant",
-            Out::text(named(&["toneVariant", "tone_variant"], false)),
-        ),
-        (
-            "profileId",
-            Out::text(named(&["profileId", "profile_id"], false)),
-        ),
-        ("packId", Out::text(named(&["packId", "pack_id"], false))),
-    ];
+        .collect();
+    let mut members: Vec<(&'static str, Out<'_>)> = LIFECYCLE_RECORDS
+        .iter()
+        .zip(&found)
+        .map(|((name, _), v)| (*name, Out::fact(*v)))
+        .collect();
+    for (name, keys, fallbacks) in LIFECYCLE_STRINGS {
+        let value = first_str(keys).or_else(|| {
+            fallbacks
+                .iter()
+                .find_map(|(at, keys)| rsf(record(found.get(*at).copied().flatten()), keys))
+        });
+        members.push((name, Out::text(value)));
+    }
+    members.retain(|(_, v)| !v.is_absent());
     members
-        .into_iter()
-        .filter(|(_, v)| !v.is_absent())
-        .collect()
 }
 
 #[cfg(test)]

@@ -43,11 +43,19 @@ if (lime) {
 const surface = JSON.parse(readFileSync(join(referenceDir, "surface.json"), "utf8"));
 const fixtures = ours.agentUiConformanceFixtures;
 const fixtureEvents = fixtures.flatMap((f) => f.events);
+// The read-model projections of the fixtures' events (the tool surface's input), per side.
+const projectionsOf = (api) => api.projectAgentRuntimeReadModel({ executionEvents: fixtureEvents }).events;
 
 /** Synthetic cases for functions the reference's tests never call: (api) => () => void. */
 const synthetic = {
-  projectAgentUiToolSurface: (api) => () => api.projectAgentUiToolSurface(fixtureEvents),
-  projectAgentUiMcpSurface: (api) => () => api.projectAgentUiMcpSurface(fixtureEvents),
+  projectAgentUiToolSurface: (api) => {
+    const projections = projectionsOf(api);
+    return () => api.projectAgentUiToolSurface(projections);
+  },
+  projectAgentUiMcpSurface: (api) => {
+    const surface = api.projectAgentUiToolSurface(projectionsOf(api));
+    return () => api.projectAgentUiMcpSurface(surface);
+  },
   parseAgentUiMcpToolName: (api) => () => api.parseAgentUiMcpToolName("mcp__github__search_issues"),
   classifyAgentUiMcpOperationKind: (api) => () => api.classifyAgentUiMcpOperationKind("mcp__github__search_issues"),
   runtimeStatusForEvents: (api) => () => api.runtimeStatusForEvents(fixtureEvents),

@@ -10,3 +10,4 @@ export * from "./contracts.js";
 export * from "./projection.js";
 export * from "./views.js";
 export * from "./projection-events/index.js";
+export * from "./app-server.js";

@@ -171,12 +171,3 @@ export function track(object) {
 export function checkGeneration(generation) {
   if (generation !== core.generation) throw faults.get(generation);
 }
-
-/**
- * Test hook (a package built with `scripts/build-pkg.sh --test-faults` only): make the module
- * trap inside a guarded call. `kind` 0: `unreachable`; 1: a Rust panic.
- */
-export function __trapForTesting(kind = 0) {
-  if (typeof glue.test_trap !== "function") throw new Error("not a test-faults build of the package");
-  return guard("__trapForTesting", () => glue.test_trap(kind));
-}

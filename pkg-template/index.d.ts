@@ -25,6 +25,8 @@ export * from "./projection-events/index.js";
 // The views taken one at a time (read-model helpers, accumulators, state deltas, tool and MCP
 // surfaces, collaboration metadata, coding workbench) and their data types.
 export * from "./views.js";
+// App Server facts (appServerFacts).
+export * from "./app-server.js";
 
 // --- loading and faults ---------------------------------------------------------------------------
 /**

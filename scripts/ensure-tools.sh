@@ -24,7 +24,8 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIN
 fi
 
 if [[ ! -x node_modules/.bin/wasm-opt || ! -x node_modules/.bin/tsc || ! -x node_modules/.bin/vitest ||
-      ! -d node_modules/playwright-core || ! -d node_modules/jsdom || ! -d node_modules/happy-dom ]]; then
+      ! -d node_modules/playwright-core || ! -d node_modules/jsdom || ! -d node_modules/happy-dom ||
+      ! -d node_modules/@types/react ]]; then
   echo "ensure-tools: npm ci"
   # npm 11 rejects this lock file over a Windows-only optional dependency of vite that it does not
   # record ("Missing: napi-windows-process-start-time"); fall back to a plain install of the same

@@ -30,13 +30,15 @@ fn schema_files_equal_reference_schemas() {
             serde_json::to_string(&parsed).unwrap(),
             serde_json::to_string(&schemas[short]).unwrap()
         );
-        let on_disk = std::fs::read_to_string(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("schemas")
-                .join(file),
-        )
-        .unwrap();
-        assert_eq!(on_disk, text);
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(file);
+        if short == "runtimeEvent" {
+            // Generated from the event model's field table (build.rs): no second copy on disk.
+            assert!(!path.exists(), "{file} is generated, not kept in schemas/");
+        } else {
+            assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+        }
         assert_eq!(schema_json(short), Some(text));
     }
 }

@@ -54,10 +54,9 @@ export type ScopeFilterLike = Partial<Record<ScopeFilterField, string | null>>;
 
 /** Whether `filter` constrains anything: one of its scope fields holds a truthy value. */
 export function hasScopeFilter(filter: ScopeFilterLike | null | undefined): boolean {
-  for (const field of SCOPE_FILTER_FIELDS) {
-    if (filter?.[field]) return true;
-  }
-  return false;
+  // Written out (not a loop over SCOPE_FILTER_FIELDS): property loads by literal name stay fast.
+  if (!filter) return false;
+  return Boolean(filter.sessionId || filter.threadId || filter.runId || filter.turnId || filter.taskId);
 }
 
 /**
@@ -65,13 +64,28 @@ export function hasScopeFilter(filter: ScopeFilterLike | null | undefined): bool
  * event's field of the same name. A filter that constrains nothing matches every event.
  */
 export function eventInScope(event: AgentUiProjectionEvent, filter: ScopeFilterLike | null | undefined): boolean {
-  if (!hasScopeFilter(filter)) return true;
-  for (const field of SCOPE_FILTER_FIELDS) {
-    // The event's field is read first, whether the filter constrains it or not: a missing event
-    // then fails on its `sessionId` like the reference does.
-    const actual = event[field];
-    const wanted = filter?.[field];
-    if (wanted && actual !== wanted) return false;
-  }
-  return true;
+  return !hasScopeFilter(filter) || inConstrainedScope(event, filter as ScopeFilterLike);
+}
+
+/**
+ * `eventInScope` for a `filter` known to constrain something. In SCOPE_FILTER_FIELDS order, the
+ * event's field is read before the filter's (a missing event fails on its `sessionId`, as the
+ * reference's does), and the first mismatch ends the check.
+ */
+export function inConstrainedScope(event: AgentUiProjectionEvent, filter: ScopeFilterLike): boolean {
+  let actual: unknown = event.sessionId;
+  let wanted: unknown = filter.sessionId;
+  if (wanted && actual !== wanted) return false;
+  actual = event.threadId;
+  wanted = filter.threadId;
+  if (wanted && actual !== wanted) return false;
+  actual = event.runId;
+  wanted = filter.runId;
+  if (wanted && actual !== wanted) return false;
+  actual = event.turnId;
+  wanted = filter.turnId;
+  if (wanted && actual !== wanted) return false;
+  actual = event.taskId;
+  wanted = filter.taskId;
+  return !(wanted && actual !== wanted);
 }

@@ -9,8 +9,10 @@ import {
   LATEST_INDEX_FIELDS,
   eventInScope,
   hasScopeFilter,
+  inConstrainedScope,
   visitLatestIndexEntries,
   type LatestIndexSlot,
+  type ScopeFilterLike,
 } from "./eventIndexRules.js";
 
 /** Which events a selector keeps: those whose scope ids equal every non-empty id given here. */
@@ -106,7 +108,8 @@ export function selectAgentUiProjectionEventsForScopeFromStore(
   filter: AgentUiProjectionScopeFilter | null | undefined,
 ): AgentUiProjectionEvent[] {
   if (!hasScopeFilter(filter)) return state.events;
-  return state.events.filter((event) => eventInScope(event, filter));
+  const scope = filter as ScopeFilterLike;
+  return state.events.filter((event) => inConstrainedScope(event, scope));
 }
 
 /** The events of one type, in order (a new array). O(events). */
@@ -160,24 +163,13 @@ export function selectLatestAgentUiProjectionEventByTypeFromStore(
   return state.latestEventByType[type] ?? null;
 }
 
-type KeyedIndexField = Exclude<keyof AgentUiProjectionEventIndex, "latestEventByType">;
-
-/** `state[field][key]`, or `null` when `key` is empty (the state is not read then) or nothing is stored. */
-function latestByKey(
-  state: AgentUiProjectionEventStoreState,
-  field: KeyedIndexField,
-  key: string | null | undefined,
-): AgentUiProjectionEvent | null {
-  if (!key) return null;
-  return state[field][key] ?? null;
-}
-
 /** The latest event of a run (keyed by run id, else turn, thread or session id), or `null`. */
 export function selectLatestAgentUiProjectionEventForRunFromStore(
   state: AgentUiProjectionEventStoreState,
   key: string | null | undefined,
 ): AgentUiProjectionEvent | null {
-  return latestByKey(state, "latestEventByRun", key);
+  // Read by literal name (a computed name makes every selector a generic keyed load).
+  return key ? (state.latestEventByRun[key] ?? null) : null;
 }
 
 /** The latest event of a tool call, or `null`. */
@@ -185,7 +177,7 @@ export function selectLatestAgentUiProjectionEventForToolCallFromStore(
   state: AgentUiProjectionEventStoreState,
   key: string | null | undefined,
 ): AgentUiProjectionEvent | null {
-  return latestByKey(state, "latestEventByToolCall", key);
+  return key ? (state.latestEventByToolCall[key] ?? null) : null;
 }
 
 /** The latest event of an action request, or `null`. */
@@ -193,7 +185,7 @@ export function selectLatestAgentUiProjectionEventForActionFromStore(
   state: AgentUiProjectionEventStoreState,
   key: string | null | undefined,
 ): AgentUiProjectionEvent | null {
-  return latestByKey(state, "latestEventByAction", key);
+  return key ? (state.latestEventByAction[key] ?? null) : null;
 }
 
 /** The latest event of an artifact, or `null`. */
@@ -201,7 +193,7 @@ export function selectLatestAgentUiProjectionEventForArtifactFromStore(
   state: AgentUiProjectionEventStoreState,
   key: string | null | undefined,
 ): AgentUiProjectionEvent | null {
-  return latestByKey(state, "latestEventByArtifact", key);
+  return key ? (state.latestEventByArtifact[key] ?? null) : null;
 }
 
 /** The latest event of an evidence item, or `null`. */
@@ -209,5 +201,5 @@ export function selectLatestAgentUiProjectionEventForEvidenceFromStore(
   state: AgentUiProjectionEventStoreState,
   key: string | null | undefined,
 ): AgentUiProjectionEvent | null {
-  return latestByKey(state, "latestEventByEvidence", key);
+  return key ? (state.latestEventByEvidence[key] ?? null) : null;
 }

@@ -1,6 +1,10 @@
 // The soul-lifecycle and tool-process facts a tool's metadata may carry, lifted into a tool event's
 // payload. The package exports only the type; the reader serves the thread-item and tool builders.
-import { compactProjectionFields, readRecord, readStringField } from "./normalization.js";
+// The rule (which keys, which fallbacks) is the Rust core's table (`projection::tool_lifecycle`,
+// which the App Server facts use too), written into the package at build time; this reader
+// interprets it.
+import { toolLifecycleRulesJson } from "../glue/tool-lifecycle-rules.js";
+import { readRecord, readStringField } from "./normalization.js";
 
 type Loose = Record<string, unknown>;
 
@@ -17,18 +21,17 @@ export interface AgentUiToolLifecyclePayloadMetadata {
   packId?: string;
 }
 
-const SOUL_LIFECYCLE_KEYS = ["soulLifecycle", "soul_lifecycle"];
-const PROCESS_FACTS_KEYS = ["toolProcessFacts", "tool_process_facts"];
-const PROCESS_SUMMARY_KEYS = ["toolProcessSummary", "tool_process_summary", "processSummary", "process_summary"];
-const SOUL_SURFACE_KEYS = ["soulSurface", "soul_surface"];
-const SOUL_PHASE_KEYS = ["soulPhase", "soul_phase"];
-const STYLE_LEVEL_KEYS = ["styleLevel", "style_level"];
-const RISK_LEVEL_KEYS = ["riskLevel", "risk_level"];
-const TONE_VARIANT_KEYS = ["toneVariant", "tone_variant"];
-const PROFILE_ID_KEYS = ["profileId", "profile_id"];
-const PACK_ID_KEYS = ["packId", "pack_id"];
-const SURFACE_KEY = ["surface"];
-const PHASE_KEY = ["phase"];
+interface LifecycleRules {
+  /** `[name, keys]`: the first record held by one of the keys, layer by layer. */
+  records: [string, string[]][];
+  /**
+   * `[name, keys, fallbacks]`: the first non-blank string of the keys, layer by layer; else each
+   * fallback `[record index, keys]` read from that found record.
+   */
+  strings: [string, string[], [number, string[]][]][];
+}
+
+const RULES: LifecycleRules = JSON.parse(toolLifecycleRulesJson);
 
 /** Each source's record, its `metadata` record and its `result.metadata` record, in that order. */
 function metadataLayers(sources: unknown[]): Loose[] {
@@ -67,31 +70,25 @@ function firstStringOf(layers: Loose[], keys: string[]): string | undefined {
 
 /**
  * The lifecycle facts of the given metadata sources (records; their `metadata` and
- * `result.metadata` are read too): the first lifecycle, process-facts and process-summary records,
- * and the soul and style strings, a top-level string winning over the lifecycle record's own.
- * Absent facts are left out.
+ * `result.metadata` are read too): the rule's records, then its strings, each string from the
+ * layers first and else from the records found. Absent facts are left out.
  */
 export function extractAgentUiToolLifecyclePayloadMetadata(...sources: unknown[]): AgentUiToolLifecyclePayloadMetadata {
   const layers = metadataLayers(sources);
-  const soulLifecycle = firstRecordOf(layers, SOUL_LIFECYCLE_KEYS);
-  const toolProcessFacts = firstRecordOf(layers, PROCESS_FACTS_KEYS);
-  const toolProcessSummary = firstRecordOf(layers, PROCESS_SUMMARY_KEYS);
-  return compactProjectionFields<AgentUiToolLifecyclePayloadMetadata>({
-    soulLifecycle,
-    toolProcessFacts,
-    toolProcessSummary,
-    soulSurface: firstStringOf(layers, SOUL_SURFACE_KEYS) ?? readStringField(soulLifecycle, SURFACE_KEY),
-    soulPhase: firstStringOf(layers, SOUL_PHASE_KEYS) ?? readStringField(soulLifecycle, PHASE_KEY),
-    styleLevel:
-      firstStringOf(layers, STYLE_LEVEL_KEYS) ??
-      readStringField(soulLifecycle, STYLE_LEVEL_KEYS) ??
-      readStringField(toolProcessFacts, STYLE_LEVEL_KEYS),
-    riskLevel:
-      firstStringOf(layers, RISK_LEVEL_KEYS) ??
-      readStringField(soulLifecycle, RISK_LEVEL_KEYS) ??
-      readStringField(toolProcessFacts, RISK_LEVEL_KEYS),
-    toneVariant: firstStringOf(layers, TONE_VARIANT_KEYS) ?? readStringField(soulLifecycle, TONE_VARIANT_KEYS),
-    profileId: firstStringOf(layers, PROFILE_ID_KEYS) ?? readStringField(soulLifecycle, PROFILE_ID_KEYS),
-    packId: firstStringOf(layers, PACK_ID_KEYS) ?? readStringField(soulLifecycle, PACK_ID_KEYS),
-  });
+  const out: Loose = {};
+  const found: (Loose | undefined)[] = [];
+  for (const [name, keys] of RULES.records) {
+    const record = firstRecordOf(layers, keys);
+    found.push(record);
+    if (record !== undefined) out[name] = record;
+  }
+  for (const [name, keys, fallbacks] of RULES.strings) {
+    let value = firstStringOf(layers, keys);
+    for (let i = 0; value === undefined && i < fallbacks.length; i += 1) {
+      const [at, fallbackKeys] = fallbacks[i];
+      value = readStringField(found[at], fallbackKeys);
+    }
+    if (value !== undefined) out[name] = value;
+  }
+  return out as AgentUiToolLifecyclePayloadMetadata;
 }

@@ -14,81 +14,53 @@ use serde_json::{Map, Value};
 use super::js::{has_content, js_trim};
 use super::val::Val;
 
-/// Every field of `AgentRuntimeExecutionEvent`, in declaration order.
-pub const EVENT_FIELDS: [&str; 35] = [
-    "id",
-    "kind",
-    "status",
-    "eventClass",
-    "owner",
-    "schemaVersion",
-    "sequence",
-    "runtimeId",
-    "threadId",
-    "turnId",
-    "taskId",
-    "subagentId",
-    "runId",
-    "stepId",
-    "toolCallId",
-    "actionId",
-    "workerId",
-    "channelId",
-    "handoffId",
-    "reviewId",
-    "traceId",
-    "spanId",
-    "attemptId",
-    "artifactId",
-    "evidenceId",
-    "phase",
-    "title",
-    "detail",
-    "refIds",
-    "artifactRefs",
-    "evidenceRefs",
-    "payload",
-    "model",
-    "createdAt",
-    "completedAt",
-];
+use super::event_model::{FieldKind, EVENT_MODEL};
+
+/// Every field of `AgentRuntimeExecutionEvent`, in declaration order (from the event model's
+/// field table, [`EVENT_MODEL`]).
+pub const EVENT_FIELDS: [&str; EVENT_MODEL.len()] = {
+    let mut out = [""; EVENT_MODEL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = EVENT_MODEL[i].name;
+        i += 1;
+    }
+    out
+};
+
+/// How many fields of the table are of `kind`.
+const fn count_kind(kind: FieldKind) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < EVENT_MODEL.len() {
+        if EVENT_MODEL[i].kind as u8 == kind as u8 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The names of the fields of `kind`, in declaration order.
+const fn names_of_kind<const N: usize>(kind: FieldKind) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < EVENT_MODEL.len() {
+        if EVENT_MODEL[i].kind as u8 == kind as u8 && n < N {
+            out[n] = EVENT_MODEL[i].name;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// Fields whose value must be a string when present (null is tolerated as "no value").
-pub const STRING_FIELDS: [&str; 30] = [
-    "id",
-    "kind",
-    "status",
-    "eventClass",
-    "owner",
-    "schemaVersion",
-    "runtimeId",
-    "threadId",
-    "turnId",
-    "taskId",
-    "subagentId",
-    "runId",
-    "stepId",
-    "toolCallId",
-    "actionId",
-    "workerId",
-    "channelId",
-    "handoffId",
-    "reviewId",
-    "traceId",
-    "spanId",
-    "attemptId",
-    "artifactId",
-    "evidenceId",
-    "phase",
-    "title",
-    "detail",
-    "model",
-    "createdAt",
-    "completedAt",
-];
+pub const STRING_FIELDS: [&str; count_kind(FieldKind::Str)] = names_of_kind(FieldKind::Str);
 
 /// The three reference arrays of an event.
-pub const REF_FIELDS: [&str; 3] = ["refIds", "artifactRefs", "evidenceRefs"];
+pub const REF_FIELDS: [&str; count_kind(FieldKind::StrList)] = names_of_kind(FieldKind::StrList);
 
 /// Maximum nesting depth of an event accepted by the projection (objects and arrays).
 pub const MAX_EVENT_DEPTH: usize = 64;
@@ -143,9 +115,21 @@ pub fn field_slot(k: &str) -> Option<usize> {
     super::names::name_index(&EVENT_FIELDS, &FIELD_TABLE, k.as_bytes())
 }
 
-const SLOT_SEQUENCE: usize = 6;
-const SLOT_PAYLOAD: usize = 31;
-const SLOT_REFS: [usize; 3] = [28, 29, 30];
+/// The slot of a field the table is known to hold.
+const fn slot_of(name: &str) -> usize {
+    match super::names::const_position(&EVENT_FIELDS, name) {
+        Some(slot) => slot,
+        None => panic!("not a field of the event model"),
+    }
+}
+
+const SLOT_SEQUENCE: usize = slot_of("sequence");
+const SLOT_PAYLOAD: usize = slot_of("payload");
+const SLOT_REFS: [usize; 3] = [
+    slot_of(REF_FIELDS[0]),
+    slot_of(REF_FIELDS[1]),
+    slot_of(REF_FIELDS[2]),
+];
 
 /// Whether a value nests deeper than `limit` levels (the value itself is level 1). Recursion is
 /// bounded by `limit + 1` frames.

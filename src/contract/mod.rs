@@ -3,6 +3,7 @@
 
 pub mod constants;
 pub mod event;
+pub mod event_model;
 pub mod fixtures;
 pub mod js;
 pub mod json;

@@ -41,6 +41,33 @@ pub fn name_index(names: &[&str], table: &[u8; 128], key: &[u8]) -> Option<usize
     same_short(names.get(at)?.as_bytes(), key).then_some(at)
 }
 
+/// Position of `name` in `names`, at compile time (for constants derived from a list).
+pub const fn const_position(names: &[&str], name: &str) -> Option<usize> {
+    let mut i = 0;
+    while i < names.len() {
+        if const_eq(names[i].as_bytes(), name.as_bytes()) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Byte equality usable in constants.
+pub const fn const_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Byte equality for short names, compared inline rather than through `memcmp`.
 #[inline(always)]
 fn same_short(a: &[u8], b: &[u8]) -> bool {

@@ -58,12 +58,12 @@
 use serde_json::{Map, Value};
 
 use super::constants::AGENT_RUNTIME_EVENT_SCHEMA_VERSION;
-use super::event::EVENT_FIELDS;
+use super::event_model::EVENT_MODEL;
 
-/// Scope ids (and `phase`) copied from the envelope unchanged: the event model's fields from
-/// `threadId` through `phase`.
-fn scope_fields() -> &'static [&'static str] {
-    EVENT_FIELDS.get(8..26).unwrap_or(&[])
+/// Scope ids (and `phase`) copied from the envelope unchanged: the event model's fields marked
+/// `scope` in its field table.
+fn scope_fields() -> impl Iterator<Item = &'static str> {
+    EVENT_MODEL.iter().filter(|f| f.scope).map(|f| f.name)
 }
 
 /// The `kind` an envelope class maps to (see the module table).
@@ -162,7 +162,7 @@ pub fn normalize_runtime_event(v: &Value) -> Value {
     if let Some(x) = env.get("sequence") {
         out.insert("sequence".into(), x.clone());
     }
-    for &f in scope_fields() {
+    for f in scope_fields() {
         if let Some(x) = env.get(f) {
             out.insert(f.into(), x.clone());
         }

@@ -228,29 +228,60 @@ mod field {
     pub const COUNT: usize = 17;
 }
 
-/// The top-level members the event rules read, by index (see [`field`]); the first seven are
-/// the required non-empty strings, in the order they are reported.
-const EVENT_RULE_FIELDS: [&str; field::COUNT] = [
-    "id",
-    "schemaVersion",
-    "runtimeId",
-    "kind",
-    "status",
-    "title",
-    "createdAt",
-    "sequence",
-    "eventClass",
-    "toolCallId",
-    "actionId",
-    "artifactId",
-    "evidenceId",
-    "artifactRefs",
-    "refIds",
-    "evidenceRefs",
-    "payload",
-];
-/// The required non-empty string members of a runtime event, in the order they are reported.
-const REQUIRED_EVENT_FIELDS: &[&str] = EVENT_RULE_FIELDS.split_at(field::SEQUENCE).0;
+/// The required non-empty string members of a runtime event, in the order they are reported:
+/// the string fields the event model's table marks required by the schema, in schema order.
+const REQUIRED_EVENT_FIELDS: [&str; field::SEQUENCE] = {
+    use super::event_model::{FieldKind, EVENT_MODEL};
+    let mut out = [""; field::SEQUENCE];
+    let mut n = 0;
+    let mut order = 0u8;
+    while (order as usize) < EVENT_MODEL.len() {
+        let mut i = 0;
+        while i < EVENT_MODEL.len() {
+            let f = &EVENT_MODEL[i];
+            if f.schema_order == order && f.schema_required && f.kind as u8 == FieldKind::Str as u8
+            {
+                out[n] = f.name;
+                n += 1;
+            }
+            i += 1;
+        }
+        order += 1;
+    }
+    assert!(
+        n == field::SEQUENCE,
+        "the required string members changed: update `field`"
+    );
+    out
+};
+
+/// The top-level members the event rules read, by index (see [`field`]): the required strings,
+/// then the members particular rules read.
+const EVENT_RULE_FIELDS: [&str; field::COUNT] = {
+    const RULES: [&str; field::COUNT - field::SEQUENCE] = [
+        "sequence",
+        "eventClass",
+        "toolCallId",
+        "actionId",
+        "artifactId",
+        "evidenceId",
+        "artifactRefs",
+        "refIds",
+        "evidenceRefs",
+        "payload",
+    ];
+    let mut out = [""; field::COUNT];
+    let mut i = 0;
+    while i < field::COUNT {
+        out[i] = if i < field::SEQUENCE {
+            REQUIRED_EVENT_FIELDS[i]
+        } else {
+            RULES[i - field::SEQUENCE]
+        };
+        i += 1;
+    }
+    out
+};
 const EVENT_RULE_TABLE: [u8; 128] = names::name_table(&EVENT_RULE_FIELDS);
 
 /// Which rule member a top-level key names, if any.

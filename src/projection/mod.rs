@@ -21,6 +21,7 @@ pub mod state;
 pub mod state_delta;
 pub mod subagents;
 pub mod timeline;
+pub mod tool_lifecycle;
 pub mod tool_surface;
 pub mod view_rules;
 

@@ -102,6 +102,22 @@ fn issues_json(issues: &[validation::Issue]) -> String {
     ))
 }
 
+/// The JSON Schema of a runtime event, generated from the event model's field table (the build
+/// writes it into the package; the other schema documents ship from `schemas/`).
+#[wasm_bindgen]
+pub fn event_schema_json() -> String {
+    constants::schema_json("runtimeEvent")
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The tool lifecycle metadata rule's table (`projection::tool_lifecycle`), for the UI
+/// projection-event builders: the build writes it into the package as JSON text.
+#[wasm_bindgen]
+pub fn tool_lifecycle_rules_json() -> String {
+    crate::projection::tool_lifecycle::rules_json()
+}
+
 /// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
 /// "schemaFiles": {<short name>: <file name>}}` (schemas in export order). The schema
 /// documents themselves ship with the JS package (`glue/schemas.js`, written from `schemas/` by

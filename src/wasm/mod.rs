@@ -13,6 +13,7 @@ mod alloc;
 #[doc(hidden)]
 pub use alloc::in_batch_arena;
 pub mod api;
+pub mod app_server;
 pub mod input;
 pub mod projector;
 pub mod types;

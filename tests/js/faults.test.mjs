@@ -13,7 +13,7 @@ if (!existsSync(join(dir, "index.node.js"))) {
   throw new Error(`${dir} is missing: build it with \`bash scripts/build-pkg.sh --test-faults\``);
 }
 const api = await import(join(dir, "index.node.js"));
-const { __trapForTesting } = await import(join(dir, "core.js"));
+const { trapForTesting } = await import(join(dir, "testing.js"));
 
 const fixture = api.getAgentUiFixture("tool-success");
 const events = fixture.events;
@@ -89,7 +89,7 @@ test("a trap is a fault, and every export works after it; objects made before it
   oldAccumulator.apply(events[0]);
 
   for (const kind of [0, 1]) {
-    expectFault(() => __trapForTesting(kind), "__trapForTesting");
+    expectFault(() => trapForTesting(kind), "trapForTesting");
     assert.deepStrictEqual(useEverything(), before, `after trap kind ${kind}`);
   }
 
@@ -113,7 +113,7 @@ test("a trap is a fault, and every export works after it; objects made before it
 test("a projector freed after a fault in another call keeps working until then", () => {
   const projector = api.createProjector();
   projector.apply(events[0]);
-  expectFault(() => __trapForTesting(0), "__trapForTesting");
+  expectFault(() => trapForTesting(0), "trapForTesting");
   assert.throws(() => projector.getState(), api.AgentRuntimeProjectionFault);
   const fresh = api.createProjector();
   fresh.applyMany(events);

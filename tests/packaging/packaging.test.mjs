@@ -1,7 +1,8 @@
 // Packaging: the npm tarball of pkg/ works (1) in plain Node ESM, (2) in a Vite + React app
 // built for production and rendered in headless Chromium, (3) in a plain page without a bundler,
 // (4) in a page that refuses synchronous WebAssembly compilation, (5) in a module worker, and
-// (6) in a React app's own component tests under vitest (node, jsdom and happy-dom).
+// (6) in a React app's own component tests under vitest (node, jsdom and happy-dom). The React app
+// and the component tests use the react subpath too (views and useAgentUiProjection).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -106,7 +107,7 @@ test("plain Node ESM: import by package name from an installed tarball", () => {
   assert.ok(out.schemaFile);
 });
 
-test("Vite + React production build renders a projected fixture in Chromium", async () => {
+test("Vite + React production build renders a projected fixture in Chromium (main entry and react subpath)", async () => {
   const { build } = await import("vite");
   await build({ root: appDir, configFile: join(appDir, "vite.config.mjs") });
   const { server, origin } = await serve({ "/": join(appDir, "dist") });
@@ -117,6 +118,16 @@ test("Vite + React production build renders a projected fixture in Chromium", as
     assert.equal(await page.textContent("#events"), String(expected.readModel.events.length));
     assert.equal(await page.textContent("#same"), "true");
     assert.deepEqual(await page.$$eval("#timeline li", (lis) => lis.map((li) => li.textContent)), expected.timeline.map((e) => e.title));
+    // The react subpath: the views, fed event by event through useAgentUiProjection.
+    const live = `#live[data-events="${expected.readModel.events.length}"] > .agent-ui-projection`;
+    await page.waitForSelector(live, { timeout: 15000 });
+    assert.equal(await page.getAttribute(live, "data-runtime-status"), expected.runtime.status);
+    assert.deepEqual(
+      await page.$$eval(`${live} .agent-process-entry strong`, (nodes) => nodes.map((node) => node.textContent)),
+      expected.timeline.map((e) => e.title),
+    );
+    assert.equal(await page.$$eval(`${live} .agent-tool-call`, (nodes) => nodes.length), expected.toolCalls.calls.length);
+    assert.equal(await page.$$eval(`${live} .agent-message-part`, (nodes) => nodes.length), expected.messages.length);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -192,8 +203,9 @@ for (const environment of ["node", "jsdom", "happy-dom"]) {
     }
     const report = JSON.parse(output.slice(output.indexOf("{")));
     const passed = report.testResults.flatMap((file) => file.assertionResults).filter((r) => r.status === "passed");
-    // Every environment runs the render test; the DOM ones the useSyncExternalStore test as well.
-    assert.equal(passed.length, environment === "node" ? 1 : 2, JSON.stringify(report.testResults, null, 1));
+    // Every environment runs the two render tests; the DOM ones the useSyncExternalStore and
+    // useAgentUiProjection tests as well.
+    assert.equal(passed.length, environment === "node" ? 2 : 4, JSON.stringify(report.testResults, null, 1));
     assert.equal(report.numFailedTests, 0);
   });
 }

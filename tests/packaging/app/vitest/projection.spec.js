@@ -9,6 +9,7 @@ import {
   projectAgentUiState,
   ready,
 } from "@limecloud/agent-runtime-projection-wasm";
+import { AgentUiProjectionView, useAgentUiProjection } from "@limecloud/agent-runtime-projection-wasm/react";
 
 const hasDom = typeof document !== "undefined";
 
@@ -32,6 +33,40 @@ describe("the packed package in a component test", () => {
     for (const event of fixture.events) projector.apply(event);
     expect(projector.getState()).toEqual(state);
     projector.free();
+  });
+});
+
+describe("the react subpath in a component test", () => {
+  test("renders a projected fixture with the views", async () => {
+    await ready;
+    const state = projectAgentUiState({ executionEvents: getAgentUiFixture("tool-success").events });
+    const html = renderToStaticMarkup(h(AgentUiProjectionView, { state }));
+    expect(html).toContain(`data-runtime-status="${state.runtime.status}"`);
+    expect(html.match(/<li class="agent-process-entry /g)).toHaveLength(state.timeline.length);
+  });
+
+  test.runIf(hasDom)("useAgentUiProjection feeds the views; the projector is freed on unmount", async () => {
+    const { createRoot } = await import("react-dom/client");
+    const { act } = await import("react");
+    globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+    const fixture = getAgentUiFixture("tool-success");
+    let session;
+    function Session() {
+      session = useAgentUiProjection({ schedule: "sync" });
+      return h(AgentUiProjectionView, { state: session.state });
+    }
+    const container = document.createElement("div");
+    document.body.append(container);
+    const root = createRoot(container);
+    await act(async () => root.render(h(Session)));
+    await act(async () => {
+      for (const event of fixture.events) session.apply(event);
+    });
+    const expected = projectAgentUiState({ executionEvents: fixture.events });
+    expect(session.state).toEqual(expected);
+    expect(container.querySelectorAll(".agent-process-entry")).toHaveLength(expected.timeline.length);
+    await act(async () => root.unmount());
+    container.remove();
   });
 });
 

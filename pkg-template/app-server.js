@@ -1,0 +1,101 @@
+// App Server facts (the reference's appServerFacts): session reads, agentSession/event
+// notification events and evidence exports as runtime execution events, and their replay
+// through the projection. The rules live in Rust (src/app_server/); this file only moves the
+// facts across and hands back the caller's own objects the events embed.
+import * as wasm from "./glue/agent_runtime_projection.js";
+import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText } from "./boundary.js";
+import { decodeWire } from "./wire.js";
+
+function isObject(value) {
+  return value !== null && typeof value === "object";
+}
+
+// Only the members the facts are read from cross the boundary (a session read's `detail`, for
+// one, can be a whole thread). A value that is not an object is sent as it is: the Rust side
+// then fails or reads nothing from it, as the reference does.
+function sessionReadFacts(readModel) {
+  return isObject(readModel) ? { session: readModel.session, turns: readModel.turns } : readModel;
+}
+
+function evidenceExportFacts(facts) {
+  return isObject(facts)
+    ? {
+        events: facts.events,
+        session: facts.session,
+        turns: facts.turns,
+        artifacts: facts.artifacts,
+        exportedAt: facts.exportedAt,
+        evidencePack: facts.evidencePack,
+      }
+    : facts;
+}
+
+function replayFacts(input) {
+  return isObject(input)
+    ? {
+        readModel: sessionReadFacts(input.readModel),
+        events: input.events,
+        evidenceExport: evidenceExportFacts(input.evidenceExport),
+        sourceCount: input.sourceCount,
+      }
+    : input;
+}
+
+/**
+ * Run a binding on `facts` (an `undefined` input crosses as length 0) and parse its wire text.
+ * The reference fails on malformed facts with native TypeErrors; the binding reports them with
+ * the same messages (as plain Errors), thrown here as TypeErrors with those messages. A trap of
+ * the module stays a fault (`callSized`), and large facts run on a fresh instance.
+ */
+function run(binding, facts, what) {
+  const text = facts === undefined ? undefined : jsonText(facts, `${what}: input`);
+  const wireText = callSized(what, text !== undefined && text.length > ISOLATE_INPUT_UNITS, () => {
+    const len = text === undefined ? 0 : putText(text);
+    try {
+      return binding(len);
+    } catch (error) {
+      if (error !== null && typeof error === "object" && error.constructor === Error) {
+        throw new TypeError(error.message);
+      }
+      throw error;
+    }
+  });
+  const out = JSON.parse(wireText);
+  // The caller's objects the events embed, by their paths in `facts`.
+  const paths = out.refs;
+  const embedded = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    let value = facts;
+    for (let j = 0; j < path.length; j++) value = value[path[j]];
+    embedded[i] = value;
+  }
+  out.events = decodeWire(out.events, embedded);
+  return out;
+}
+
+export function projectAppServerEventsToExecutionEvents(events) {
+  return run(wasm.app_server_events, events, "projectAppServerEventsToExecutionEvents").events;
+}
+
+export function projectAppServerSessionReadToExecutionEvents(readModel) {
+  return run(
+    wasm.app_server_session_read,
+    sessionReadFacts(readModel),
+    "projectAppServerSessionReadToExecutionEvents",
+  ).events;
+}
+
+export function projectAppServerEvidenceExportToExecutionEvents(exportFacts) {
+  return run(
+    wasm.app_server_evidence_export,
+    evidenceExportFacts(exportFacts),
+    "projectAppServerEvidenceExportToExecutionEvents",
+  ).events;
+}
+
+export function replayAppServerFacts(input) {
+  const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
+  // The state refers to the returned events (`readModel.events[i].source`, ...).
+  return { events: out.events, state: decodeWire(out.state, out.events), diagnostics: out.diagnostics };
+}

@@ -1,0 +1,219 @@
+//! `replayAppServerFacts`: every fact a host holds (session read, event notifications,
+//! evidence export) as one ordered list of execution events, and the UI state they project to.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::contract::event::check_event;
+use crate::contract::val::{write_json_str, Val};
+use crate::projection::Projector;
+
+use super::access::{get, member, to_js_string, truthy, Js};
+use super::collation::locale_compare;
+use super::export::project_evidence_export;
+use super::js_sort::js_sort;
+use super::notification::project_events;
+use super::session::project_session_read;
+use super::{Builder, Built, ExecutionEvents, FactsError, Stamp};
+
+/// The diagnostic of a replay that found no event.
+pub const EMPTY_DIAGNOSTIC: &str = "app_server_facts_empty";
+
+/// A replay: the ordered events, the state projected from them (`Val::Event(i)` in it is
+/// `events.events[i]`) and the diagnostics.
+pub struct Replay<'a> {
+    pub events: ExecutionEvents<'a>,
+    pub state: Val,
+    pub diagnostics: Vec<&'static str>,
+    projector: Projector,
+}
+
+impl<'a> Replay<'a> {
+    /// The wire text `{"events":[...],"refs":[...],"state":{...},"diagnostics":[...]}`:
+    /// `refs` are the paths from `root` (the input) of the values the events embed; the state's
+    /// long strings copied from event `i` are written as references to that event's field.
+    pub fn write_wire(&self, root: Option<&'a Value>, out: &mut String) {
+        out.push('{');
+        self.events.write_wire_members(root, out);
+        out.push_str(",\"state\":");
+        self.projector.write_wire(&self.state, out);
+        out.push_str(",\"diagnostics\":[");
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_json_str(d, out);
+        }
+        out.push_str("]}");
+    }
+}
+
+/// `replayAppServerFacts(input)`: the session read's events (when `readModel` is given), the
+/// notification events, the evidence export's events (when given), deduplicated by id and
+/// ordered as the reference orders them, then projected with `input.sourceCount`.
+///
+/// Errors: the reference's `TypeError`s on malformed facts; an event the projection refuses
+/// (a fact of the wrong type copied into a field the projection reads) is an error too.
+pub fn replay_app_server_facts(input: Js<'_>) -> Result<Replay<'_>, FactsError> {
+    let read_model = get(input, "readModel")?;
+    let mut b = Builder::default();
+    if truthy(read_model) {
+        project_session_read(read_model, &mut b)?;
+    }
+    project_events(member(input, "events"), &mut b)?;
+    let export = member(input, "evidenceExport");
+    if truthy(export) {
+        project_evidence_export(export, &mut b)?;
+    }
+    let built = in_reference_order(b.finish())?;
+    let diagnostics = if built.is_empty() {
+        vec![EMPTY_DIAGNOSTIC]
+    } else {
+        Vec::new()
+    };
+    let events = ExecutionEvents {
+        events: built.into_iter().map(|b| b.event).collect(),
+    };
+    let json = events.to_json();
+    for (i, e) in json.iter().enumerate() {
+        check_event(e).map_err(|err| {
+            FactsError(format!(
+                "replayAppServerFacts: execution event {i} cannot be projected: {err}"
+            ))
+        })?;
+    }
+    let source_count = member(input, "sourceCount").and_then(Value::as_f64);
+    let mut projector = Projector::new(source_count);
+    projector.hydrate_checked(json, &[], source_count);
+    let state = projector.state();
+    Ok(Replay {
+        events,
+        state,
+        diagnostics,
+        projector,
+    })
+}
+
+/// The reference's order: by sequence when both events have one, else by `createdAt`
+/// (`localeCompare`), with V8's sort (the comparison is not a total order, so the algorithm
+/// decides). Fails as the reference does when the left `createdAt` is not a string.
+fn in_reference_order(built: Vec<Built<'_>>) -> Result<Vec<Built<'_>>, FactsError> {
+    let mut order: Vec<usize> = (0..built.len()).collect();
+    let mut less = |x: usize, y: usize| -> Result<bool, FactsError> {
+        let (Some(l), Some(r)) = (built.get(x), built.get(y)) else {
+            return Ok(false);
+        };
+        if let (Some(a), Some(b)) = (l.sequence, r.sequence) {
+            return Ok(a - b < 0.0);
+        }
+        let Stamp::Text(left) = l.created else {
+            return Err(FactsError(
+                "left.createdAt.localeCompare is not a function".to_owned(),
+            ));
+        };
+        let right = match r.created {
+            Stamp::Text(s) => Cow::Borrowed(s),
+            Stamp::Other(v) => Cow::Owned(to_js_string(Some(v))),
+        };
+        Ok(locale_compare(left, &right) < 0)
+    };
+    js_sort(&mut order, &mut less)?;
+    let mut slots: Vec<Option<Built<'_>>> = built.into_iter().map(Some).collect();
+    Ok(order
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ids(r: &Replay<'_>) -> Vec<Value> {
+        r.events
+            .to_json()
+            .into_iter()
+            .map(|e| e["id"].clone())
+            .collect()
+    }
+
+    #[test]
+    fn replay_orders_projects_and_reports_empty_input() {
+        let input = json!({
+            "readModel": {"session": {"sessionId": "s", "threadId": "t", "status": "running",
+                                      "updatedAt": "2026-01-01T00:00:05Z"},
+                          "turns": [{"turnId": "u", "status": "running"}]},
+            "events": [
+                {"eventId": "b", "sequence": 2, "type": "message.delta", "threadId": "t",
+                 "timestamp": "2026-01-01T00:00:02Z", "payload": {"text": "two"}},
+                {"eventId": "a", "sequence": 1, "type": "message.delta", "threadId": "t",
+                 "timestamp": "2026-01-01T00:00:01Z", "payload": {"text": "one"}}
+            ],
+            "sourceCount": 9
+        });
+        let r = replay_app_server_facts(Some(&input)).unwrap();
+        // V8 on 4 events: the run [snapshot, turn, b] (the snapshot has no sequence and the
+        // turn its time: equal), then `a` inserted by binary search: after the turn (equal
+        // sequence), before `b`. The snapshot stays first though it is the latest.
+        assert_eq!(
+            ids(&r),
+            vec![
+                json!("appserver:session:s:snapshot"),
+                json!("appserver:turn:u:status:running"),
+                json!("appserver:a"),
+                json!("appserver:b"),
+            ]
+        );
+        assert!(r.diagnostics.is_empty());
+        let hydration = r.state.get("hydration").unwrap();
+        assert_eq!(hydration.get("eventCount").and_then(Val::as_f64), Some(4.0));
+        let mut wire = String::new();
+        r.write_wire(Some(&input), &mut wire);
+        assert!(wire.starts_with("{\"events\":[{\"id\":\"appserver:session:s:snapshot\""));
+        assert!(wire.contains("],\"refs\":[],\"state\":{"));
+        assert!(wire.ends_with(",\"diagnostics\":[]}"));
+
+        let empty = json!({});
+        let r = replay_app_server_facts(Some(&empty)).unwrap();
+        assert_eq!(r.diagnostics, vec![EMPTY_DIAGNOSTIC]);
+        assert!(r.events.events.is_empty());
+    }
+
+    #[test]
+    fn odd_replays() {
+        let err = |v: Value| replay_app_server_facts(Some(&v)).err().map(|e| e.0);
+        assert_eq!(
+            replay_app_server_facts(None).err().map(|e| e.0),
+            Some("Cannot read properties of undefined (reading 'readModel')".into())
+        );
+        assert_eq!(
+            err(json!({"readModel": "x"})),
+            Some("Cannot read properties of undefined (reading 'sessionId')".into())
+        );
+        // A falsy readModel is skipped; a string input has no facts.
+        assert!(err(json!({"readModel": 0})).is_none());
+        assert!(err(json!("abc")).is_none());
+        // Ordered without error (the right-hand time is compared as a string), but the
+        // projection takes no event whose `createdAt` is not a string.
+        assert_eq!(
+            err(json!({"events": [
+                {"eventId": "a", "type": "x", "timestamp": 5},
+                {"eventId": "b", "type": "x"}
+            ]})),
+            Some(
+                "replayAppServerFacts: execution event 1 cannot be projected: \
+                 Runtime event field 'createdAt' must be a string."
+                    .into()
+            )
+        );
+        assert_eq!(
+            err(json!({"events": [
+                {"eventId": "a", "type": "x"},
+                {"eventId": "b", "type": "x", "timestamp": 5}
+            ]})),
+            Some("left.createdAt.localeCompare is not a function".into())
+        );
+    }
+}

@@ -167,26 +167,16 @@ export function redactOption(input, options, what) {
   return flagOption(input, options, "redactSecrets");
 }
 
-// The contract's secret-bearing key pattern (Rust `contract::validation::is_secret_key`: ASCII
-// case folding, as a non-Unicode JS regex does) and its replacement (`contract::redact`).
-const SECRET_KEY = /(api[-_]?key|authorization|password|secret|token)/i;
-const REDACTED = "[redacted]";
-
-export function redactMember(key, value) {
-  return key !== "" && SECRET_KEY.test(key) ? REDACTED : value;
-}
-
 /**
- * Redact the JSON text of an event or an event list: every member whose key is secret-bearing,
- * at any depth, gets the value "[redacted]". Returns `undefined` when the text cannot hold such a
- * key (JSON.stringify never escapes the letters, `-` or `_` of a matching key, so a key that
- * matches also matches inside the text), else `{value, text}`: a redacted copy (JSON.parse
- * defines own properties, so `__proto__` stays an own key) and its JSON text.
+ * Redact the JSON text of an event or an event list (`redactSecrets`): every member whose key is
+ * secret-bearing, at any depth, gets the value "[redacted]". The rule and the redaction are the
+ * Rust core's (`contract::redact`, the validators' `is_secret_key`). Returns `undefined` when
+ * nothing was redacted, else `{value, text}`: a redacted copy (JSON.parse defines own properties,
+ * so `__proto__` stays an own key) and its JSON text.
  */
 export function redactText(text) {
-  if (!SECRET_KEY.test(text)) return undefined;
-  const value = JSON.parse(text, redactMember);
-  return { value, text: JSON.stringify(value) };
+  const redacted = callWithText("redactSecrets", text, (len) => wasm.redact_secrets_json(len));
+  return redacted === undefined ? undefined : { value: JSON.parse(redacted), text: redacted };
 }
 
 /**

@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::validation::is_secret_key;
+use super::validation::{is_secret_key, is_secret_key_bytes};
 
 /// The replacement written in place of a secret-bearing value.
 pub const REDACTED: &str = "[redacted]";
@@ -53,9 +53,44 @@ pub fn redact_secrets(v: &mut Value) -> bool {
     changed
 }
 
+/// `text` (JSON: an event, a list of events, any value) with every secret-bearing member
+/// redacted ([`redact_secrets`]): `Ok(None)` when nothing was redacted, else the redacted JSON
+/// text. A text that holds no secret-bearing word anywhere cannot hold such a key (JSON text
+/// never escapes the letters, `-` or `_` of a key), so it is not parsed at all.
+pub fn redact_json_text(text: &str) -> Result<Option<String>, String> {
+    if !is_secret_key_bytes(text.as_bytes()) {
+        return Ok(None);
+    }
+    let mut v = super::json::parse_value(text).map_err(|e| format!("Invalid JSON input: {e}"))?;
+    if !redact_secrets(&mut v) {
+        return Ok(None);
+    }
+    serde_json::to_string(&v)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_text_is_redacted_only_where_a_key_matches() {
+        assert_eq!(
+            redact_json_text(r#"[{"id":"a","payload":{"q":1}}]"#),
+            Ok(None)
+        );
+        // A secret-bearing word in a value alone: parsed, nothing to redact.
+        assert_eq!(redact_json_text(r#"{"id":"token"}"#), Ok(None));
+        assert_eq!(
+            redact_json_text(r#"[{"id":"a","payload":{"API_Key":"k","n":[{"password":2}]}}]"#),
+            Ok(Some(
+                r#"[{"id":"a","payload":{"API_Key":"[redacted]","n":[{"password":"[redacted]"}]}}]"#
+                    .to_string()
+            ))
+        );
+        assert!(redact_json_text("{\"token\":").is_err());
+    }
     use serde_json::json;
 
     #[test]

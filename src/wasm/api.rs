@@ -118,6 +118,15 @@ pub fn tool_lifecycle_rules_json() -> String {
     crate::projection::tool_lifecycle::rules_json()
 }
 
+/// `redactSecrets`: the JSON text in the input buffer with every secret-bearing member redacted
+/// (`contract::redact`), or `undefined` when nothing was redacted.
+#[wasm_bindgen]
+pub fn redact_secrets_json(len: usize) -> Result<Option<String>, JsError> {
+    with_input(len, |text| {
+        crate::contract::redact::redact_json_text(text).map_err(|e| JsError::new(&e))
+    })
+}
+
 /// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
 /// "schemaFiles": {<short name>: <file name>}}` (schemas in export order). The schema
 /// documents themselves ship with the JS package (`glue/schemas.js`, written from `schemas/` by

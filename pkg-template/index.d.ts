@@ -4,6 +4,7 @@ import type {
   AgentRuntimeEventProjection,
   AgentRuntimeExecutionEvent,
   AgentRuntimeProjectionInput,
+  LegacyRuntimeTurnTerminalEventClasses,
   AgentRuntimeReadModel,
   AgentRuntimeTurnTerminalKind,
   AgentRuntimeTurnTerminalProjection,
@@ -49,14 +50,7 @@ export declare class AgentRuntimeProjectionFault extends Error {
 // --- constants, schemas, fixtures -------------------------------------------------------------
 export declare const AGENT_UI_FIXTURE_SCHEMA_VERSION: "agent-ui-fixture/v0.1";
 export declare const AGENT_UI_EVENT_CLASSES: readonly AgentUiEventClass[];
-export declare const LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES: readonly [
-  "done",
-  "final_done",
-  "cancelled",
-  "turn.done",
-  "turn.final_done",
-  "turn.cancelled",
-];
+export declare const LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES: LegacyRuntimeTurnTerminalEventClasses;
 export declare const AGENT_RUNTIME_EVENT_SCHEMA: JsonSchemaObject;
 export declare const AGENT_RUNTIME_STATE_DELTA_SCHEMA: JsonSchemaObject;
 export declare const AGENT_UI_PROJECTION_STATE_SCHEMA: JsonSchemaObject;

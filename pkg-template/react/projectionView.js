@@ -14,6 +14,52 @@ import { MemoMcpSurface, MemoToolCallSurface } from "./tools.js";
  * The visible events that have no panel of their own (human actions and tools have theirs),
  * computed again only when `visibleEvents` is a new array.
  */
+/**
+ * The sections both the projection view and the workbench's runtime panel show, in order: the
+ * pending actions, the tool-call and MCP surfaces, and the other execution events.
+ */
+export function runtimeSurfaceSections(state, otherEvents, labels, onResolveAction, eventsWindowing) {
+  return [
+    h(MemoActionRequiredList, {
+      actions: state.actions,
+      onResolveAction,
+      ariaLabel: labels?.actionRequiredAriaLabel,
+      actionButtonLabel: labels?.actionButtonLabel,
+      eventStatusLabel: labels?.eventStatusLabel,
+    }),
+    h(MemoToolCallSurface, {
+      surface: state.toolCalls,
+      ariaLabel: labels?.toolCallsAriaLabel ?? labels?.toolGroupAriaLabel,
+      toolFamilyLabel: labels?.toolFamilyLabel,
+      toolTitle: labels?.toolTitle,
+      toolMeta: labels?.toolMeta,
+      toolPreview: labels?.toolPreview,
+      toolStatusLabel: labels?.toolStatusLabel,
+    }),
+    h(MemoMcpSurface, {
+      surface: state.mcp,
+      ariaLabel: labels?.mcpSurfaceAriaLabel,
+      serversAriaLabel: labels?.mcpServersAriaLabel,
+      toolsAriaLabel: labels?.mcpToolsAriaLabel,
+      serverTitle: labels?.mcpServerTitle,
+      serverMeta: labels?.mcpServerMeta,
+      toolTitle: labels?.mcpToolTitle,
+      toolMeta: labels?.mcpToolMeta,
+      toolPreview: labels?.mcpToolPreview,
+      operationLabel: labels?.mcpOperationLabel,
+      statusLabel: labels?.toolStatusLabel,
+    }),
+    h(MemoRuntimeEventList, {
+      events: otherEvents,
+      onResolveAction,
+      ariaLabel: labels?.executionEventsAriaLabel,
+      actionButtonLabel: labels?.actionButtonLabel,
+      eventStatusLabel: labels?.eventStatusLabel,
+      windowing: eventsWindowing,
+    }),
+  ];
+}
+
 export function useOtherEvents(visibleEvents) {
   return useMemo(() => visibleEvents.filter((event) => event.surface !== "human-action" && event.surface !== "tool"), [visibleEvents]);
 }
@@ -67,43 +113,7 @@ export const MemoAgentUiProjectionView = memo(function AgentUiProjectionView({
         ariaLabel: labels?.runtimeSummaryAriaLabel,
         summaryLabels: labels?.summaryLabels,
       }),
-      h(MemoActionRequiredList, {
-        actions: state.actions,
-        onResolveAction,
-        ariaLabel: labels?.actionRequiredAriaLabel,
-        actionButtonLabel: labels?.actionButtonLabel,
-        eventStatusLabel: labels?.eventStatusLabel,
-      }),
-      h(MemoToolCallSurface, {
-        surface: state.toolCalls,
-        ariaLabel: labels?.toolCallsAriaLabel ?? labels?.toolGroupAriaLabel,
-        toolFamilyLabel: labels?.toolFamilyLabel,
-        toolTitle: labels?.toolTitle,
-        toolMeta: labels?.toolMeta,
-        toolPreview: labels?.toolPreview,
-        toolStatusLabel: labels?.toolStatusLabel,
-      }),
-      h(MemoMcpSurface, {
-        surface: state.mcp,
-        ariaLabel: labels?.mcpSurfaceAriaLabel,
-        serversAriaLabel: labels?.mcpServersAriaLabel,
-        toolsAriaLabel: labels?.mcpToolsAriaLabel,
-        serverTitle: labels?.mcpServerTitle,
-        serverMeta: labels?.mcpServerMeta,
-        toolTitle: labels?.mcpToolTitle,
-        toolMeta: labels?.mcpToolMeta,
-        toolPreview: labels?.mcpToolPreview,
-        operationLabel: labels?.mcpOperationLabel,
-        statusLabel: labels?.toolStatusLabel,
-      }),
-      h(MemoRuntimeEventList, {
-        events: otherEvents,
-        onResolveAction,
-        ariaLabel: labels?.executionEventsAriaLabel,
-        actionButtonLabel: labels?.actionButtonLabel,
-        eventStatusLabel: labels?.eventStatusLabel,
-        windowing: windowing?.events,
-      }),
+      ...runtimeSurfaceSections(state, otherEvents, labels, onResolveAction, windowing?.events),
       h(MemoArtifactRefList, {
         refs: state.artifacts,
         ariaLabel: labels?.artifactRefsAriaLabel,

@@ -2,11 +2,10 @@
 import { createElement as h, memo } from "react";
 import { exportView } from "./view.js";
 import { MemoAgentTimeline } from "./messages.js";
-import { useOtherEvents } from "./projectionView.js";
+import { runtimeSurfaceSections, useOtherEvents } from "./projectionView.js";
 import { MemoArtifactRefList, MemoEvidenceRefList } from "./refs.js";
-import { MemoActionRequiredList, MemoRuntimeEventList, MemoRuntimeFactsSummary } from "./runtimeFacts.js";
+import { MemoRuntimeFactsSummary } from "./runtimeFacts.js";
 import { MemoSubagentsView } from "./subagents.js";
-import { MemoMcpSurface, MemoToolCallSurface } from "./tools.js";
 
 const NO_MESSAGES = Object.freeze([]);
 
@@ -77,42 +76,7 @@ const RuntimePanel = memo(function RuntimePanel({
       h("strong", null, view.sourceCount, " / ", view.toolCount, " / ", view.artifactCount),
     ),
     h(MemoRuntimeFactsSummary, { readModel: state.readModel, ariaLabel: labels?.runtimeSummaryAriaLabel }),
-    h(MemoActionRequiredList, {
-      actions: state.actions,
-      onResolveAction,
-      ariaLabel: labels?.actionRequiredAriaLabel,
-      actionButtonLabel: labels?.actionButtonLabel,
-      eventStatusLabel: labels?.eventStatusLabel,
-    }),
-    h(MemoToolCallSurface, {
-      surface: state.toolCalls,
-      ariaLabel: labels?.toolCallsAriaLabel ?? labels?.toolGroupAriaLabel,
-      toolFamilyLabel: labels?.toolFamilyLabel,
-      toolTitle: labels?.toolTitle,
-      toolMeta: labels?.toolMeta,
-      toolPreview: labels?.toolPreview,
-      toolStatusLabel: labels?.toolStatusLabel,
-    }),
-    h(MemoMcpSurface, {
-      surface: state.mcp,
-      ariaLabel: labels?.mcpSurfaceAriaLabel,
-      serversAriaLabel: labels?.mcpServersAriaLabel,
-      toolsAriaLabel: labels?.mcpToolsAriaLabel,
-      serverTitle: labels?.mcpServerTitle,
-      serverMeta: labels?.mcpServerMeta,
-      toolTitle: labels?.mcpToolTitle,
-      toolMeta: labels?.mcpToolMeta,
-      toolPreview: labels?.mcpToolPreview,
-      operationLabel: labels?.mcpOperationLabel,
-      statusLabel: labels?.toolStatusLabel,
-    }),
-    h(MemoRuntimeEventList, {
-      events: otherEvents,
-      onResolveAction,
-      ariaLabel: labels?.executionEventsAriaLabel,
-      actionButtonLabel: labels?.actionButtonLabel,
-      eventStatusLabel: labels?.eventStatusLabel,
-    }),
+    ...runtimeSurfaceSections(state, otherEvents, labels, onResolveAction, undefined),
     h(MemoArtifactRefList, { refs: state.artifacts, ariaLabel: labels?.artifactRefsAriaLabel, onSelectRef: onSelectArtifactRef }),
     h(MemoEvidenceRefList, { refs: state.evidence, ariaLabel: labels?.evidenceRefsAriaLabel, onSelectRef: onSelectEvidenceRef }),
     h(MemoSubagentsView, { model: state.subagents, onOpenThread: onOpenSubagentThread }),

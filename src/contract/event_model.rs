@@ -200,7 +200,8 @@ pub fn event_schema_json() -> String {
     )
 }
 
-/// The TypeScript declaration of `AgentRuntimeExecutionEvent`, from [`EVENT_MODEL`].
+/// The TypeScript declarations of `AgentRuntimeExecutionEvent` (from [`EVENT_MODEL`]) and of the
+/// legacy turn-terminal class tuple (from [`LEGACY_TURN_TERMINAL_CLASSES`]).
 pub fn event_interface_ts() -> String {
     let mut out = String::from(
         "/** One normalized runtime fact (generated from the event model's field table). */\nexport interface AgentRuntimeExecutionEvent {\n",
@@ -210,5 +211,14 @@ pub fn event_interface_ts() -> String {
         out.push_str(&format!("  {}{}: {};\n", f.name, optional, f.ts_type));
     }
     out.push_str("}\n");
+    out.push_str("/** The legacy turn-terminal classes an event may not carry (generated from the event model). */\n");
+    out.push_str("export type LegacyRuntimeTurnTerminalEventClasses = readonly [");
+    for (i, class) in LEGACY_TURN_TERMINAL_CLASSES.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&format!("\"{class}\""));
+    }
+    out.push_str("];\n");
     out
 }

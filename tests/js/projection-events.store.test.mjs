@@ -10,12 +10,9 @@
 // shapes, with scope and entity ids redrawn from small pools so that keys collide, and fields
 // dropped, emptied or swapped.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { decodeCall, hasReference, pkgEntry, readReference, repoRoot } from "./reference.mjs";
+import { decodeCall, hasReference, pkgEntry, readReference } from "./reference.mjs";
+import { typeCheck } from "./tsc.mjs";
 
 const api = await import(pkgEntry);
 const {
@@ -472,11 +469,8 @@ test("reference-compatible functions: identities the reference has", () => {
 });
 
 test("store: its declarations type-check a consumer (tsc --strict)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "store-types-"));
-  try {
-    writeFileSync(
-      join(dir, "consumer.ts"),
-      `import {
+  typeCheck(
+    `import {
   createAgentUiProjectionEventStore,
   selectAgentUiProjectionEventsByTypeFromStore,
   type AgentUiProjectionEvent,
@@ -502,29 +496,5 @@ store.selectEventsByType("run.bogus");
 store.size = 3;
 void [same, list, latest, size];
 `,
-    );
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: "es2022",
-          module: "nodenext",
-          moduleResolution: "nodenext",
-          lib: ["es2022", "esnext.disposable", "dom"],
-          types: [],
-          paths: { "@limecloud/agent-runtime-projection-wasm": [join(repoRoot, "pkg", "index.d.ts")] },
-        },
-        files: ["consumer.ts"],
-      }),
-    );
-    try {
-      execFileSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
-    } catch (error) {
-      assert.fail(`tsc rejected the store consumer:\n${error.stdout}${error.stderr}`);
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  );
 });

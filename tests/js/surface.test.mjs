@@ -3,12 +3,9 @@
 // those modules is exported by the package's .d.ts (checked by compiling an import of each with
 // tsc --strict).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { hasReference, pkgEntry, readReference, repoRoot } from "./reference.mjs";
+import { hasReference, pkgEntry, readReference } from "./reference.mjs";
+import { typeCheck } from "./tsc.mjs";
 
 const api = await import(pkgEntry);
 const surface = hasReference ? readReference("surface.json") : { modules: {}, contracts: { values: [] } };
@@ -34,33 +31,6 @@ test("surface: part 1 counts", { skip: !hasReference }, () => {
 
 test("surface: every part-1 type name is exported by the .d.ts", { skip: !hasReference }, () => {
   const names = [...new Set(part1.flatMap(([, info]) => info.types))].sort();
-  const dir = mkdtempSync(join(tmpdir(), "surface-types-"));
-  try {
-    const lines = names.map((name, i) => `import type { ${name} as T${i} } from "@limecloud/agent-runtime-projection-wasm";`);
-    writeFileSync(join(dir, "surface.ts"), `${lines.join("\n")}\n`);
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: "es2022",
-          module: "nodenext",
-          moduleResolution: "nodenext",
-          lib: ["es2022", "esnext.disposable", "dom"],
-          types: [],
-          paths: { "@limecloud/agent-runtime-projection-wasm": [join(repoRoot, "pkg", "index.d.ts")] },
-        },
-        files: ["surface.ts"],
-      }),
-    );
-    const tsc = join(repoRoot, "node_modules", ".bin", "tsc");
-    try {
-      execFileSync(tsc, ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
-    } catch (error) {
-      assert.fail(`tsc rejected the type imports:\n${error.stdout}${error.stderr}`);
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const lines = names.map((name, i) => `import type { ${name} as T${i} } from "@limecloud/agent-runtime-projection-wasm";`);
+  typeCheck(`${lines.join("\n")}\n`);
 });

@@ -2,6 +2,7 @@
 // (tsc --strict --noEmit; see tsconfig.json). Not executed.
 import {
   AgentUiContractValidationError,
+  LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES,
   agentUiConformanceFixtures,
   agentUiJsonSchemas,
   createAgentUiProjector,
@@ -100,3 +101,7 @@ const wrongStatus: AgentUiRuntimeStatusView["status"] = "bogus";
 const wrongEvent: AgentRuntimeExecutionEvent = { id: "x", kind: "tool", status: "running", createdAt: "t" };
 
 void [status, firstText, family, artifacts, hasSubagents, sourceEvent, eventCount, batch, next, many, accepted, leanState, all, passed, violations, scope, terminalClass, schema, generated, wrongStatus, wrongEvent];
+
+// The legacy terminal classes are a literal tuple (generated from the event model).
+const legacyFirst: "done" = LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES[0];
+void legacyFirst;

@@ -85,8 +85,9 @@ pub fn replay_app_server_facts(input: Js<'_>) -> Result<Replay<'_>, FactsError> 
     }
     let source_count = member(input, "sourceCount").and_then(Value::as_f64);
     let mut projector = Projector::new(source_count);
-    projector.hydrate_checked(json, &[], source_count);
-    let state = projector.state();
+    let state = projector
+        .project_list(json)
+        .map_err(|err| FactsError(format!("replayAppServerFacts: {}", err.message)))?;
     Ok(Replay {
         events,
         state,

@@ -80,6 +80,7 @@ pub struct ProjectorCore<'a> {
 /// What one event changes, computed before anything changes (see `prepare_last`).
 struct Prepared2 {
     surface: &'static str,
+    entry: Val,
     message: MessageChange,
     graph: Option<GraphChange>,
     tool: Option<ToolChange>,
@@ -345,9 +346,56 @@ impl<'a> ProjectorCore<'a> {
         }
         let pos = self.events.len();
         self.events.push(Stored::Value(event));
-        let prepared = match self.prepare_last(pos) {
+        let events = &self.events;
+        let map = match events.get(pos) {
+            Some(Stored::Value(raw)) => raw.as_object(),
+            _ => None,
+        };
+        let Some(map) = map else {
+            self.events.pop();
+            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
+        };
+        let index = EvIndex::new(map);
+        let ev = Ev::indexed(map, &index);
+        // Everything the event changes, read before anything changes.
+        let prepared = (|| -> Result<Prepared2, Odd> {
+            // The timeline spreads the three ref lists of every event.
+            let refs = Val::arr(ev.refs()?);
+            let surface = ReadModelAcc::check(ev)?;
+            let entry = timeline::entry(ev, surface, &refs)?;
+            let message = self.messages.prepare(ev, &refs)?;
+            let graph = self.graph.prepare(ev, &refs);
+            let tool = self.tools.prepare(
+                ev,
+                pos,
+                Some(surface),
+                ev_val(ev, "title"),
+                ev_val(ev, "detail"),
+            )?;
+            subagents::check(ev)?;
+            let delta = state_delta::prepare(ev);
+            let mut superseded: Vec<String> = Vec::new();
+            if delta.is_none() {
+                for a in self.active_by_area.keys() {
+                    if state_delta::touches(ev, a)? {
+                        superseded.push(a.clone());
+                    }
+                }
+            }
+            Ok(Prepared2 {
+                surface,
+                entry,
+                message,
+                graph,
+                tool,
+                delta,
+                superseded,
+            })
+        })();
+        let p = match prepared {
             Ok(p) => p,
             Err(odd) => {
+                drop(index);
                 self.events.pop();
                 return Err(odd);
             }
@@ -356,64 +404,8 @@ impl<'a> ProjectorCore<'a> {
             self.seen.insert(id);
         }
         self.pos_of_ext.insert(ext, pos);
-        self.commit_last(prepared, pos, ext);
-        Ok(true)
-    }
-
-    /// Everything the event at `pos` (the last one) would change, read before anything changes:
-    /// `Err` where the reference throws on it whatever follows.
-    fn prepare_last(&self, pos: usize) -> Result<Prepared2, Odd> {
-        let Some(Stored::Value(raw)) = self.events.get(pos) else {
-            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
-        };
-        let Some(map) = raw.as_object() else {
-            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
-        };
-        let ev = Ev::new(map);
-        let surface = ReadModelAcc::check(ev)?;
-        let message = self.messages.prepare(ev)?;
-        let graph = self.graph.prepare(ev)?;
-        let tool = self.tools.prepare(
-            ev,
-            pos,
-            Some(surface),
-            ev_val(ev, "title"),
-            ev_val(ev, "detail"),
-        )?;
-        subagents::check(ev)?;
-        timeline::entry(ev)?;
-        let delta = state_delta::prepare(ev);
-        let mut superseded: Vec<String> = Vec::new();
-        if delta.is_none() {
-            for a in self.active_by_area.keys() {
-                if state_delta::touches(ev, a)? {
-                    superseded.push(a.clone());
-                }
-            }
-        }
-        Ok(Prepared2 {
-            surface,
-            message,
-            graph,
-            tool,
-            delta,
-            superseded,
-        })
-    }
-
-    /// Apply what [`Self::prepare_last`] computed for the event at `pos`.
-    fn commit_last(&mut self, p: Prepared2, pos: usize, ext: u32) {
-        let events = &self.events;
-        let Some(Stored::Value(raw)) = events.get(pos) else {
-            return;
-        };
-        let Some(map) = raw.as_object() else {
-            return;
-        };
-        let index = EvIndex::new(map);
-        let ev = Ev::indexed(map, &index);
         self.messages.commit(p.message, ext);
-        self.timeline.push(timeline::entry(ev).unwrap_or_default());
+        self.timeline.push(p.entry);
         self.graph.commit(ev, p.graph);
         self.artifacts.apply(ev, "artifactRefs");
         self.evidence.apply(ev, "evidenceRefs");
@@ -451,6 +443,7 @@ impl<'a> ProjectorCore<'a> {
             }
         }
         self.changed = true;
+        Ok(true)
     }
 
     /// How error messages name accepted event `ext`: by its input index (`events[i]`) in batch

@@ -1,13 +1,13 @@
 //! `timeline` (spec §3.5): one entry per accepted event.
 
-use super::normalization::{ev_val, event_refs_val};
-use super::read_model::surface;
+use super::normalization::ev_val;
 use crate::contract::event::{Ev, Odd};
 use crate::contract::val::{Obj, Val};
 
-/// The timeline entry of one event (`Err` where the reference throws on it).
-pub fn entry(ev: Ev<'_>) -> Result<Val, Odd> {
-    let kind = match surface(ev)? {
+/// The timeline entry of one event on `surface`, with its refs (`eventRefs`); `Err` where
+/// the reference throws on it.
+pub fn entry(ev: Ev<'_>, surface: &str, refs: &Val) -> Result<Val, Odd> {
+    let kind = match surface {
         "runtime-status" | "context" => "status",
         "human-action" | "permission" => "action",
         "tool" => "tool",
@@ -32,7 +32,7 @@ pub fn entry(ev: Ev<'_>) -> Result<Val, Odd> {
         .k("status", ev_val(ev, "status"))
         .k("title", ev_val(ev, "title"))
         .k("detail", ev_val(ev, "detail"))
-        .k("refs", event_refs_val(ev)?)
+        .k("refs", refs.clone())
         .k("sourceEventId", ev_val(ev, "id"))
         .k("createdAt", ev_val(ev, "createdAt"))
         .k("completedAt", ev_val(ev, "completedAt"))

@@ -188,6 +188,13 @@ fn write_str_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
     out.push(']');
 }
 
+/// The templates of the objects the JS side makes from an event (`projection::templates`), as
+/// JSON: the package build writes a JS maker per template from it.
+#[wasm_bindgen]
+pub fn templates_json() -> String {
+    crate::projection::templates::templates_json()
+}
+
 /// `collect*ValidationIssues`: `kind` is one of `runtimeEvent`, `threadReadModel`,
 /// `projectionState`, `fixture`, `capabilityManifest`. Returns the issue array.
 #[wasm_bindgen]
@@ -355,7 +362,7 @@ pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<St
         // Same result as `projection::project`, without cloning the events.
         let mut projector = crate::projection::projector::Projector::new(source_count);
         projector.set_strict(strict);
-        let state = projector.project_list(events);
+        let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
             projector.write_wire(state, out);
         }

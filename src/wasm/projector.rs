@@ -92,7 +92,10 @@ impl WasmProjector {
     /// The whole state, wire-encoded; throws while it is unreadable (the reference throws on
     /// these events as they stand: a later event may decide otherwise).
     pub fn state(&self) -> Result<String, JsError> {
-        let state = self.inner.state().map_err(|e| JsError::new(&e.message))?;
+        let state = self
+            .inner
+            .state_compact()
+            .map_err(|e| JsError::new(&e.message))?;
         let mut s = String::new();
         self.inner.write_wire(&state, &mut s);
         Ok(s)

@@ -1,16 +1,35 @@
 // Wire decoding and structural sharing (see docs/design.md, "Values" and "Patch protocol").
+import { makers } from "./glue/templates.js";
 //
 // Rust writes plain JSON with three escapes inside strings:
 //   "\u0000u"     -> an own property / array slot holding undefined
 //   "\u0000e<i>"  -> the i-th event object of the list the wrapper holds
 //   "\u0000f<i>:<f>" -> field <f> of the i-th event object (a long string the state copies
 //                      from an event: the caller's own string is reused, not a second copy)
+//   "\u0000t<t>:<i>:<c>:<c>:<c>" -> the object template <t> makes from the i-th event object with
+//                      the codes <c> (a timeline entry, a read-model projection)
 //   "\u0000<s>"   -> the string <s> (a real string that starts with U+0000)
+
+/**
+ * The object `"\u0000t<template>:<event>:<code>:<code>:<code>"` stands for: made by the template's
+ * maker (glue/templates.js, written from projection::templates) from the caller's own event.
+ */
+function made(s, events) {
+  const n = [0, 0, 0, 0, 0];
+  let k = 0;
+  for (let i = 2; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 58 /* : */) k++;
+    else n[k] = n[k] * 10 + (c - 48);
+  }
+  return makers[n[0]](events[n[1]], n[2], n[3], n[4]);
+}
 
 function decodeString(s, events) {
   if (s.charCodeAt(0) !== 0) return s;
   const tag = s.charCodeAt(1);
   if (tag === 117 /* u */ && s.length === 2) return undefined;
+  if (tag === 116 /* t */) return made(s, events);
   if (tag === 101 /* e */) return events[Number(s.slice(2))];
   if (tag === 102 /* f */) {
     const colon = s.indexOf(":", 2);

@@ -104,7 +104,7 @@ fn check_default(c: &Case) -> Vec<String> {
             if let Some(d) = diff(&state, gold, &c.events, "") {
                 problems.push(format!("incremental {d}"));
             }
-            if !deep_equal(&replay, &state) {
+            if !deep_equal(&p.expand(&replay), &state) {
                 problems.push("patch replay != state".into());
             }
         }

@@ -97,7 +97,7 @@ fuzz_target!(|data: &[u8]| {
                     );
                     let state = p.state().expect("readable as take_patch was");
                     assert!(
-                        deep_equal(&client, &state),
+                        deep_equal(&p.expand(&client), &state),
                         "patched state differs from state()"
                     );
                 }
@@ -116,7 +116,7 @@ fuzz_target!(|data: &[u8]| {
     );
     let incremental = p.state().expect("readable as take_patch was");
     assert!(
-        deep_equal(&client, &incremental),
+        deep_equal(&p.expand(&client), &incremental),
         "patched state differs from state()"
     );
     let batch = batch.expect("readable incrementally, so in batch");

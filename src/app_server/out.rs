@@ -156,7 +156,7 @@ fn number(x: f64) -> Value {
 /// follows the value's nesting, which copies of parsed input bound.
 fn val_json(v: &Val) -> Value {
     match v {
-        Val::Undef | Val::Null | Val::Event(_) => Value::Null,
+        Val::Undef | Val::Null | Val::Event(_) | Val::Made(_) => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
         Val::Num(x) => number(*x),
         Val::Str(s) => Value::String(s.to_string()),

@@ -215,11 +215,17 @@ pub fn check_carryable(v: &Value) -> Result<(), EventError> {
         return Err(err("Runtime event must be an object."));
     }
     if deeper_than(v, MAX_EVENT_DEPTH) {
-        return Err(err(format!(
-            "Runtime event nesting exceeds the limit of {MAX_EVENT_DEPTH} levels."
-        )));
+        return Err(too_deep());
     }
     Ok(())
+}
+
+/// The error of an event nested deeper than [`MAX_EVENT_DEPTH`] (also for text too deep to
+/// parse).
+pub fn too_deep() -> EventError {
+    err(format!(
+        "Runtime event nesting exceeds the limit of {MAX_EVENT_DEPTH} levels."
+    ))
 }
 
 /// An event field as the reference's JavaScript reads it (`event.k`): any JSON value, or

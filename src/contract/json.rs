@@ -310,3 +310,73 @@ mod tests {
         }
     }
 }
+
+/// The byte offset of a 1-based `line` and `column` (as serde_json reports an error position)
+/// in `text`.
+pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    start + column.saturating_sub(1)
+}
+
+/// The index of the element of the JSON array `text` that byte `pos` falls in: a linear scan of
+/// the text before `pos` (strings skipped, nesting counted), without parsing it. `None` when
+/// `text` does not start as an array or `pos` is past its end.
+pub fn array_element_at(text: &str, pos: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = b
+        .iter()
+        .position(|c| !matches!(c, b' ' | b'\n' | b'\t' | b'\r'))?;
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i += 1;
+    let (mut depth, mut index, mut in_string) = (1usize, 0usize, false);
+    while i < pos.min(b.len()) {
+        let c = b.get(i).copied().unwrap_or(b' ');
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => in_string = true,
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return None;
+                    }
+                }
+                b',' if depth == 1 => index += 1,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    (pos <= b.len()).then_some(index)
+}
+
+#[cfg(test)]
+mod element_tests {
+    use super::{array_element_at, offset_of};
+
+    #[test]
+    fn finds_the_element_of_a_position() {
+        let text = r#" [ {"a":"x,]}"} , [1,[2]] ,3]"#;
+        let at = |needle: &str| text.find(needle).and_then(|p| array_element_at(text, p));
+        assert_eq!(at("\"a\""), Some(0));
+        assert_eq!(at("x,]"), Some(0));
+        assert_eq!(at("[2]"), Some(1));
+        assert_eq!(at("3]"), Some(2));
+        assert_eq!(array_element_at("{\"a\":1}", 3), None);
+        assert_eq!(array_element_at("[1]", 9), None);
+        assert_eq!(offset_of("ab\ncd", 2, 2), 4);
+        assert_eq!(offset_of("abc", 1, 3), 2);
+    }
+}

@@ -66,6 +66,21 @@ pub enum Val {
     Obj(Rc<Obj>),
     /// The input event object with this index (acceptance order).
     Event(u32),
+    /// An object made from input event `event` by a template of the projection (its keys and
+    /// where each value comes from), with the few codes it needs: the JS side builds it from the
+    /// caller's own event object instead of receiving it (see `projection::templates`).
+    Made(Made),
+}
+
+/// An object the receiver makes from an input event by a template (`Val::Made`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Made {
+    /// Which template (`projection::templates::TEMPLATES`).
+    pub template: u8,
+    /// The template's codes (which string of a list a value is, a flag).
+    pub codes: [u8; 3],
+    /// The input event (as `Val::Event`).
+    pub event: u32,
 }
 
 /// A JS plain object: entries in JS own-key order.
@@ -459,6 +474,7 @@ pub fn deep_equal(a: &Val, b: &Val) -> bool {
         (Val::Num(x), Val::Num(y)) => x == y || (x.is_nan() && y.is_nan()),
         (Val::Str(x), Val::Str(y)) => x == y,
         (Val::Event(x), Val::Event(y)) => x == y,
+        (Val::Made(x), Val::Made(y)) => x == y,
         (Val::Arr(x), Val::Arr(y)) => {
             Rc::ptr_eq(x, y)
                 || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| deep_equal(p, q)))
@@ -726,6 +742,7 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
             write_uint(*i as usize, out);
             out.push('"');
         }
+        Val::Made(m) => write_made(m, out),
         Val::Arr(a) => {
             out.push('[');
             for (i, x) in a.iter().enumerate() {
@@ -751,6 +768,19 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
     }
 }
 
+/// `"\u0000t<template>:<event>:<code>:<code>:<code>"`.
+fn write_made(m: &Made, out: &mut String) {
+    out.push_str("\"\\u0000t");
+    write_uint(usize::from(m.template), out);
+    out.push(':');
+    write_uint(m.event as usize, out);
+    for c in m.codes {
+        out.push(':');
+        write_uint(usize::from(c), out);
+    }
+    out.push('"');
+}
+
 fn stringify_val(v: &Val, out: &mut String, ev: &mut dyn FnMut(u32, &mut String) -> bool) {
     match v {
         Val::Undef => out.push_str("null"),
@@ -769,6 +799,8 @@ fn stringify_val(v: &Val, out: &mut String, ev: &mut dyn FnMut(u32, &mut String)
                 out.push_str("null");
             }
         }
+        // Expanded before anything stringifies a projection's values (`Projector::expand`).
+        Val::Made(_) => out.push_str("null"),
         Val::Arr(a) => {
             out.push('[');
             for (i, x) in a.iter().enumerate() {
@@ -910,6 +942,7 @@ pub enum JsKey {
     Str(Rc<str>),
     Ref(usize),
     Event(u32),
+    Made(Made),
 }
 
 impl Val {
@@ -922,7 +955,7 @@ impl Val {
             Val::Num(_) => "a number",
             Val::Str(_) => "a string",
             Val::Arr(_) => "an array",
-            Val::Obj(_) | Val::Event(_) => "an object",
+            Val::Obj(_) | Val::Event(_) | Val::Made(_) => "an object",
         }
     }
 
@@ -937,6 +970,7 @@ impl Val {
             Val::Arr(a) => JsKey::Ref(Rc::as_ptr(a) as *const u8 as usize),
             Val::Obj(o) => JsKey::Ref(Rc::as_ptr(o) as *const u8 as usize),
             Val::Event(i) => JsKey::Event(*i),
+            Val::Made(m) => JsKey::Made(*m),
         }
     }
 
@@ -962,7 +996,7 @@ impl Val {
             Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Val::Num(n) => out.push_str(&js_number_to_string(*n)),
             Val::Str(s) => out.push_str(s),
-            Val::Obj(_) | Val::Event(_) => out.push_str("[object Object]"),
+            Val::Obj(_) | Val::Event(_) | Val::Made(_) => out.push_str("[object Object]"),
             Val::Arr(items) => {
                 let Some(depth) = depth.checked_sub(1) else {
                     return;

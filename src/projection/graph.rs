@@ -7,7 +7,7 @@ use super::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::ListTracker;
-use crate::contract::event::{Ev, Odd};
+use crate::contract::event::Ev;
 use crate::contract::val::{JsKey, Obj, Val};
 
 const ID_FIELDS: [(&str, &str); 8] = [
@@ -81,20 +81,18 @@ pub struct GraphChange {
 }
 
 impl GraphAcc {
-    /// `Err` where the reference throws on the event (refs that are not lists).
-    pub fn prepare(&self, ev: Ev<'_>) -> Result<Option<GraphChange>, Odd> {
+    /// The node the event upserts, with the event's refs (`eventRefs`), if any.
+    pub fn prepare(&self, ev: Ev<'_>, refs: &Val) -> Option<GraphChange> {
         // `subagentId ?? toolCallId ?? ... ?? turnId`: the first present and not null; only a
         // truthy one names a node.
-        let Some(first) = ID_FIELDS.iter().find(|(k, _)| ev.present(k)) else {
-            return Ok(None);
-        };
+        let first = ID_FIELDS.iter().find(|(k, _)| ev.present(k))?;
         if !ev.truthy(first.0) {
-            return Ok(None);
+            return None;
         }
-        Ok(Some(GraphChange {
+        Some(GraphChange {
             node_id: ev_val(ev, first.0),
-            refs: ev.refs()?,
-        }))
+            refs: refs.as_arr().unwrap_or(&[]).to_vec(),
+        })
     }
 
     pub fn commit(&mut self, ev: Ev<'_>, change: Option<GraphChange>) {

@@ -6,7 +6,7 @@ use super::fxhash::HashMap;
 
 use serde_json::Value;
 
-use super::normalization::{ev_val, event_refs_val, or_nullish};
+use super::normalization::{ev_val, or_nullish};
 use super::patch::ListTracker;
 use crate::contract::event::{Ev, Js, Odd, OddOp};
 use crate::contract::js::{is_js_whitespace, js_trim};
@@ -99,9 +99,9 @@ fn first_ref(ev: Ev<'_>, k: &str) -> Val {
     }
 }
 
-/// The part of one event (§3.4.1), if any. `Err` where the reference throws on the event (a
-/// class that is not a string where it reads it as one, refs that are not lists).
-pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
+/// The part of one event (§3.4.1), if any, with the event's refs (`eventRefs`). `Err` where the
+/// reference throws on the event (a class that is not a string where it reads it as one).
+pub fn part_for(ev: Ev<'_>, refs: &Val) -> Result<Option<Val>, Odd> {
     let cls = ev.cls();
     let kind = ev.kind().unwrap_or("");
     let status = ev.status();
@@ -128,7 +128,7 @@ pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", event_refs_val(ev)?)
+            .k("refs", refs.clone())
     } else if kind == "model" || cls == "model.delta" || cls == "model.completed" {
         let text = raw_text().unwrap_or_else(|| detail_or_title(ev));
         let final_ = cls == "model.completed" || status == Some("completed");
@@ -144,7 +144,7 @@ pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", event_refs_val(ev)?)
+            .k("refs", refs.clone())
     } else if ev.cls_op()?.starts_with("reasoning.") || kind == "note" {
         Obj::with_capacity(7)
             .k("type", Val::lit("reasoning"))
@@ -160,9 +160,9 @@ pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", event_refs_val(ev)?)
+            .k("refs", refs.clone())
     } else if cls == "tool.result" || cls == "tool.failed" {
-        let refs = event_refs_val(ev)?;
+        let refs = refs.clone();
         card_part(
             ev,
             "tool-preview",
@@ -173,11 +173,11 @@ pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
         )
     } else if cls == "artifact.changed" || kind == "draft" {
         let aid = or_nullish(ev_val(ev, "artifactId"), || first_ref(ev, "artifactRefs"));
-        let refs = event_refs_val(ev)?;
+        let refs = refs.clone();
         card_part(ev, "artifact-card", ("artifactId", aid), id, created, refs)
     } else if cls == "evidence.changed" || kind == "evidence" {
         let eid = or_nullish(ev_val(ev, "evidenceId"), || first_ref(ev, "evidenceRefs"));
-        let refs = event_refs_val(ev)?;
+        let refs = refs.clone();
         card_part(
             ev,
             "evidence-citation",
@@ -202,7 +202,7 @@ pub fn part_for(ev: Ev<'_>) -> Result<Option<Val>, Odd> {
             )
             .k("sourceEventId", id)
             .k("createdAt", created)
-            .k("refs", event_refs_val(ev)?)
+            .k("refs", refs.clone())
     } else {
         return Ok(None);
     };
@@ -577,8 +577,8 @@ impl MessagesAcc {
     /// What `ev` would change. `Err` where the reference throws on it whatever follows: its
     /// part, or its merge into the stream it continues, cannot be built, or it is a part
     /// outside any stream that can never be materialized.
-    pub fn prepare(&self, ev: Ev<'_>) -> Result<MessageChange, Odd> {
-        let Some(part) = part_for(ev)? else {
+    pub fn prepare(&self, ev: Ev<'_>, refs: &Val) -> Result<MessageChange, Odd> {
+        let Some(part) = part_for(ev, refs)? else {
             return Ok(MessageChange::None);
         };
         let ty = part.get("type").and_then(Val::as_str).unwrap_or("");

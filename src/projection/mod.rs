@@ -20,6 +20,7 @@ pub mod snapshot;
 pub mod state;
 pub mod state_delta;
 pub mod subagents;
+pub mod templates;
 pub mod timeline;
 pub mod tool_lifecycle;
 pub mod tool_surface;

@@ -20,6 +20,7 @@ use super::runtime::RuntimeAcc;
 use super::state::{hydration, static_key, STATE_KEYS};
 use super::state_delta::{self, EventLookup, Prepared};
 use super::subagents::{self, SubagentsAcc};
+use super::templates;
 use super::timeline;
 use super::tool_surface::{ToolChange, ToolSurfaceAcc};
 use crate::contract::event::{check_carryable, check_event, Ev, EvIndex, EventError, Odd, OddOp};
@@ -80,6 +81,7 @@ pub struct ProjectorCore<'a> {
 /// What one event changes, computed before anything changes (see `prepare_last`).
 struct Prepared2 {
     surface: &'static str,
+    entry: Val,
     message: MessageChange,
     graph: Option<GraphChange>,
     tool: Option<ToolChange>,
@@ -345,9 +347,56 @@ impl<'a> ProjectorCore<'a> {
         }
         let pos = self.events.len();
         self.events.push(Stored::Value(event));
-        let prepared = match self.prepare_last(pos) {
+        let events = &self.events;
+        let map = match events.get(pos) {
+            Some(Stored::Value(raw)) => raw.as_object(),
+            _ => None,
+        };
+        let Some(map) = map else {
+            self.events.pop();
+            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
+        };
+        let index = EvIndex::new(map);
+        let ev = Ev::indexed(map, &index);
+        // Everything the event changes, read before anything changes.
+        let prepared = (|| -> Result<Prepared2, Odd> {
+            // The timeline spreads the three ref lists of every event.
+            let refs = Val::arr(ev.refs()?);
+            let surface = ReadModelAcc::check(ev)?;
+            let entry = timeline::entry(ev, surface, ext)?;
+            let message = self.messages.prepare(ev, &refs)?;
+            let graph = self.graph.prepare(ev, &refs);
+            let tool = self.tools.prepare(
+                ev,
+                pos,
+                Some(surface),
+                ev_val(ev, "title"),
+                ev_val(ev, "detail"),
+            )?;
+            subagents::check(ev)?;
+            let delta = state_delta::prepare(ev);
+            let mut superseded: Vec<String> = Vec::new();
+            if delta.is_none() {
+                for a in self.active_by_area.keys() {
+                    if state_delta::touches(ev, a)? {
+                        superseded.push(a.clone());
+                    }
+                }
+            }
+            Ok(Prepared2 {
+                surface,
+                entry,
+                message,
+                graph,
+                tool,
+                delta,
+                superseded,
+            })
+        })();
+        let p = match prepared {
             Ok(p) => p,
             Err(odd) => {
+                drop(index);
                 self.events.pop();
                 return Err(odd);
             }
@@ -356,64 +405,8 @@ impl<'a> ProjectorCore<'a> {
             self.seen.insert(id);
         }
         self.pos_of_ext.insert(ext, pos);
-        self.commit_last(prepared, pos, ext);
-        Ok(true)
-    }
-
-    /// Everything the event at `pos` (the last one) would change, read before anything changes:
-    /// `Err` where the reference throws on it whatever follows.
-    fn prepare_last(&self, pos: usize) -> Result<Prepared2, Odd> {
-        let Some(Stored::Value(raw)) = self.events.get(pos) else {
-            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
-        };
-        let Some(map) = raw.as_object() else {
-            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
-        };
-        let ev = Ev::new(map);
-        let surface = ReadModelAcc::check(ev)?;
-        let message = self.messages.prepare(ev)?;
-        let graph = self.graph.prepare(ev)?;
-        let tool = self.tools.prepare(
-            ev,
-            pos,
-            Some(surface),
-            ev_val(ev, "title"),
-            ev_val(ev, "detail"),
-        )?;
-        subagents::check(ev)?;
-        timeline::entry(ev)?;
-        let delta = state_delta::prepare(ev);
-        let mut superseded: Vec<String> = Vec::new();
-        if delta.is_none() {
-            for a in self.active_by_area.keys() {
-                if state_delta::touches(ev, a)? {
-                    superseded.push(a.clone());
-                }
-            }
-        }
-        Ok(Prepared2 {
-            surface,
-            message,
-            graph,
-            tool,
-            delta,
-            superseded,
-        })
-    }
-
-    /// Apply what [`Self::prepare_last`] computed for the event at `pos`.
-    fn commit_last(&mut self, p: Prepared2, pos: usize, ext: u32) {
-        let events = &self.events;
-        let Some(Stored::Value(raw)) = events.get(pos) else {
-            return;
-        };
-        let Some(map) = raw.as_object() else {
-            return;
-        };
-        let index = EvIndex::new(map);
-        let ev = Ev::indexed(map, &index);
         self.messages.commit(p.message, ext);
-        self.timeline.push(timeline::entry(ev).unwrap_or_default());
+        self.timeline.push(p.entry);
         self.graph.commit(ev, p.graph);
         self.artifacts.apply(ev, "artifactRefs");
         self.evidence.apply(ev, "evidenceRefs");
@@ -451,6 +444,7 @@ impl<'a> ProjectorCore<'a> {
             }
         }
         self.changed = true;
+        Ok(true)
     }
 
     /// How error messages name accepted event `ext`: by its input index (`events[i]`) in batch
@@ -672,14 +666,14 @@ impl<'a> ProjectorCore<'a> {
             if let Some(k) = u.strip_prefix("readModel.") {
                 rm_keys.push(k);
             } else {
-                doc.set_dyn(u, self.unit_value(u));
+                doc.set_dyn(u, self.expand(&self.unit_value(u)));
             }
         }
         if !rm_keys.is_empty() {
             let mut o = Obj::new();
             for (i, k) in READ_MODEL_KEYS.iter().enumerate() {
                 let v = if rm_keys.contains(k) {
-                    self.rm.key_val(k)
+                    self.expand(&self.rm.key_val(k))
                 } else {
                     Val::Event(SENTINEL_BASE + i as u32)
                 };
@@ -782,11 +776,23 @@ impl<'a> ProjectorCore<'a> {
     /// The full state document (15 keys, reference order), deltas applied. `Err` while the
     /// state is unreadable (see [`Self::unreadable`]).
     pub fn state(&self) -> Result<Val, EventError> {
+        Ok(self.expand(&self.state_compact()?))
+    }
+
+    /// [`Self::state`] with the objects made from one event left as `Val::Made` (what the wire
+    /// sends: the JS side makes them from the caller's events).
+    pub fn state_compact(&self) -> Result<Val, EventError> {
         if let Some(e) = self.unreadable() {
             return Err(e);
         }
         let ov = self.overlay();
         Ok(self.build_state(ov.as_deref()))
+    }
+
+    /// `v` (a value of this projector: its state, a patch's value) with every made object
+    /// built from its event (`templates::expand`).
+    pub fn expand(&self, v: &Val) -> Val {
+        templates::expand(v, &|ext| self.event_by_ext(ext))
     }
 
     fn sync_all(&mut self) {
@@ -1062,6 +1068,17 @@ impl Projector {
     /// The batch projection of `events` (see [`project`]) by this projector, which keeps the
     /// events (`Val::Event(i)` is `events[i]`; errors name events by index).
     pub fn project_list(&mut self, events: Vec<Value>) -> Result<Val, EventError> {
+        self.apply_list(events)?;
+        self.state()
+    }
+
+    /// [`Self::project_list`] with the state as [`Self::state_compact`] gives it.
+    pub fn project_list_compact(&mut self, events: Vec<Value>) -> Result<Val, EventError> {
+        self.apply_list(events)?;
+        self.state_compact()
+    }
+
+    fn apply_list(&mut self, events: Vec<Value>) -> Result<(), EventError> {
         self.batch_names = true;
         self.check_list(&events)?;
         for (i, e) in events.into_iter().enumerate() {
@@ -1071,7 +1088,7 @@ impl Projector {
                     message: format!("{name}{odd}"),
                 })?;
         }
-        self.state()
+        Ok(())
     }
 }
 
@@ -1111,18 +1128,23 @@ mod wire_tests {
     fn long_event_fields_go_out_as_references() {
         let long = "a detail long enough to be sent as a reference to the event";
         let mut p = Projector::new(None);
-        let e0 = json!({"id": "e0", "eventClass": "turn.started", "turnId": "t", "detail": long});
-        let e1 =
-            json!({"id": "e1", "eventClass": "turn.started", "turnId": "t", "detail": "short"});
+        let e0 = json!({"id": "e0", "eventClass": "turn.failed", "status": "failed", "turnId": "t", "detail": long});
+        let e1 = json!({"id": "e1", "eventClass": "turn.failed", "status": "failed", "turnId": "t", "detail": "short"});
         assert_eq!(p.apply(e0, 7), Ok(true));
         assert_eq!(p.apply(e1, 8), Ok(true));
-        let state = p.state().unwrap_or_default();
+        let state = p.state_compact().unwrap_or_default();
         let mut wire = String::new();
         p.write_wire(&state, &mut wire);
         assert!(wire.contains("\"\\u0000f7:detail\""), "{wire}");
         assert!(!wire.contains(long), "the long detail is only referenced");
         assert!(wire.contains("\"short\""));
-        // Plain `write_json` (no projector) writes the text.
+        // The timeline entries are made by the JS side from the events.
+        assert!(
+            wire.contains("\"timeline\":[\"\\u0000t0:7:7:0:0\",\"\\u0000t0:8:7:0:0\"]"),
+            "{wire}"
+        );
+        // Plain `write_json` (no projector) writes the text; the expanded state holds it.
         assert!(state.to_json().contains(long));
+        assert!(p.state().unwrap_or_default().to_json().contains(long));
     }
 }

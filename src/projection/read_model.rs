@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::events::{EventsByPos, Stored};
 use super::normalization::{ev_val, record};
 use super::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
+use super::templates;
 use crate::contract::event::{Ev, Odd};
 use crate::contract::js::js_string_to_number;
 use crate::contract::val::{JsKey, Obj, Val};
@@ -105,6 +106,18 @@ pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool, surf: &'static str) -
     } else {
         display_status_key(ev)
     };
+    if !open {
+        // Made by the JS side from the event (`templates::EVENT_PROJECTION`).
+        let codes = [
+            templates::code_of(&templates::SURFACES, surf),
+            templates::code_of(&templates::DISPLAY_KEYS, display),
+            u8::from(required && resolved),
+        ];
+        return (
+            templates::made(templates::EVENT_PROJECTION, ext, codes),
+            false,
+        );
+    }
     let p = Obj::with_capacity(13)
         .k("id", ev_val(ev, "id"))
         .k("source", Val::Event(ext))
@@ -670,8 +683,9 @@ impl ReadModelAccumulator {
             self.acc
                 .projections
                 .iter()
-                .filter(|p| p.get("surface").and_then(Val::as_str) == Some(surface))
-                .cloned()
+                .zip(&self.acc.surfaces)
+                .filter(|(_, s)| **s == surface)
+                .map(|(p, _)| p.clone())
                 .collect(),
         )
     }

@@ -1,13 +1,13 @@
 //! `timeline` (spec §3.5): one entry per accepted event.
 
-use super::normalization::{ev_val, event_refs_val};
-use super::read_model::surface;
+use super::templates;
 use crate::contract::event::{Ev, Odd};
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::Val;
 
-/// The timeline entry of one event (`Err` where the reference throws on it).
-pub fn entry(ev: Ev<'_>) -> Result<Val, Odd> {
-    let kind = match surface(ev)? {
+/// The timeline entry of accepted event `ext` (`ev`) on `surface`, made by the
+/// [`templates::TIMELINE_ENTRY`] template; `Err` where the reference throws on it.
+pub fn entry(ev: Ev<'_>, surface: &str, ext: u32) -> Result<Val, Odd> {
+    let kind = match surface {
         "runtime-status" | "context" => "status",
         "human-action" | "permission" => "action",
         "tool" => "tool",
@@ -23,18 +23,9 @@ pub fn entry(ev: Ev<'_>) -> Result<Val, Odd> {
             }
         }
     };
-    Ok(Obj::with_capacity(12)
-        .k("entryId", ev_val(ev, "id"))
-        .k("sequence", ev_val(ev, "sequence"))
-        .k("kind", Val::lit(kind))
-        .k("phase", ev_val(ev, "phase"))
-        .k("owner", ev_val(ev, "owner"))
-        .k("status", ev_val(ev, "status"))
-        .k("title", ev_val(ev, "title"))
-        .k("detail", ev_val(ev, "detail"))
-        .k("refs", event_refs_val(ev)?)
-        .k("sourceEventId", ev_val(ev, "id"))
-        .k("createdAt", ev_val(ev, "createdAt"))
-        .k("completedAt", ev_val(ev, "completedAt"))
-        .into_val())
+    Ok(templates::made(
+        templates::TIMELINE_ENTRY,
+        ext,
+        [templates::code_of(&templates::TIMELINE_KINDS, kind), 0, 0],
+    ))
 }

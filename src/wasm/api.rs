@@ -25,13 +25,42 @@ pub(crate) fn parse(text: &str) -> Result<Value, JsError> {
         .map_err(|e| JsError::new(&format!("Invalid JSON input: {e}")))
 }
 
-/// [`parse`] with the error as text.
-fn parse_text(text: &str) -> Result<Value, String> {
-    crate::contract::json::parse_value(text).map_err(|e| format!("Invalid JSON input: {e}"))
-}
-
 fn parse_input(len: usize) -> Result<Value, JsError> {
     with_input(len, parse)
+}
+
+/// Parse one event's JSON text: text nested too deep to parse is the event nesting limit.
+pub(crate) fn parse_event(text: &str) -> Result<Value, JsError> {
+    crate::contract::json::parse_value(text).map_err(|e| {
+        if is_too_deep(&e) {
+            JsError::new(&crate::contract::event::too_deep().message)
+        } else {
+            JsError::new(&format!("Invalid JSON input: {e}"))
+        }
+    })
+}
+
+fn is_too_deep(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
+}
+
+/// Parse the JSON text of an event list. An error inside an event names it (`events[i]`), and
+/// text nested too deep to parse is that event's nesting limit.
+pub(crate) fn parse_event_list(text: &str) -> Result<Vec<Value>, String> {
+    use crate::contract::json::{array_element_at, offset_of, parse_value};
+    match parse_value(text) {
+        Ok(v) => event_array(v),
+        Err(e) => {
+            let at = array_element_at(text, offset_of(text, e.line(), e.column()));
+            Err(match at {
+                Some(i) if is_too_deep(&e) => {
+                    format!("events[{i}]: {}", crate::contract::event::too_deep())
+                }
+                Some(i) => format!("events[{i}]: Invalid event JSON: {e}"),
+                None => format!("Invalid JSON input: {e}"),
+            })
+        }
+    }
 }
 
 /// The events of an array (`Err` when it is not one).
@@ -44,8 +73,8 @@ pub(crate) fn event_array(v: Value) -> Result<Vec<Value>, String> {
 
 /// The events of an array, each one checked at the projection's boundary: what cannot be
 /// carried is refused, and (strict) what `check_event` refuses (errors as text).
-fn event_list(v: Value, strict: bool) -> Result<Vec<Value>, String> {
-    let items = event_array(v)?;
+fn event_list(text: &str, strict: bool) -> Result<Vec<Value>, String> {
+    let items = parse_event_list(text)?;
     for (i, e) in items.iter().enumerate() {
         let checked = if strict {
             crate::contract::event::check_event(e)
@@ -166,6 +195,13 @@ fn write_str_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
         write_json_str(x, out);
     }
     out.push(']');
+}
+
+/// The templates of the objects the JS side makes from an event (`projection::templates`), as
+/// JSON: the package build writes a JS maker per template from it.
+#[wasm_bindgen]
+pub fn templates_json() -> String {
+    crate::projection::templates::templates_json()
 }
 
 /// `collect*ValidationIssues`: `kind` is one of `runtimeEvent`, `threadReadModel`,
@@ -331,11 +367,11 @@ pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
 pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<String, JsError> {
     // The wire text is about 1.5x the input: reserve it once rather than doubling a large string.
     batch(len, len.saturating_mul(2), |text, out, arena| {
-        let events = event_array(parse_text(text)?)?;
+        let events = parse_event_list(text)?;
         // Same result as `projection::project`, without cloning the events.
         let mut projector = crate::projection::projector::Projector::new(source_count);
         projector.set_strict(strict);
-        let state = projector.project_list(events);
+        let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
             projector.write_wire(state, out);
         }
@@ -353,7 +389,7 @@ pub fn project_read_model(
     strict: bool,
 ) -> Result<String, JsError> {
     batch(len, len, |text, out, arena| {
-        let events = event_list(parse_text(text)?, strict)?;
+        let events = event_list(text, strict)?;
         let model = crate::projection::project_agent_runtime_read_model(&events, source_count);
         if let Ok(m) = &model {
             m.write_json(out);
@@ -377,7 +413,9 @@ pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
 /// `buildAgentUiSubagentsModel(events)`.
 #[wasm_bindgen]
 pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
-    let events = event_list(parse_input(len)?, false).map_err(|e| JsError::new(&e))?;
+    let events = with_input(len, |text| {
+        event_list(text, false).map_err(|e| JsError::new(&e))
+    })?;
     subagents::build_agent_ui_subagents_model(&events)
         .map(|v| wire(&v))
         .map_err(|e| JsError::new(&at(e)))

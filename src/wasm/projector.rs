@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::api::{event_array, parse};
+use super::api::{parse_event, parse_event_list};
 use super::input::with_input;
 use crate::contract::json::array_element_texts;
 use crate::projection::patch::PATCH_TEXT_CAPACITY;
@@ -20,7 +20,7 @@ pub struct WasmProjector {
 
 /// The events of a JSON array text and each one's text.
 fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError> {
-    let events = event_array(parse(text)?).map_err(|e| JsError::new(&e))?;
+    let events = parse_event_list(text).map_err(|e| JsError::new(&e))?;
     let texts = array_element_texts(text).unwrap_or_default();
     Ok((events, texts))
 }
@@ -40,7 +40,7 @@ impl WasmProjector {
     /// its id was seen before. A refused event throws and changes nothing.
     pub fn apply(&mut self, len: usize, ext: u32) -> Result<bool, JsError> {
         with_input(len, |text| {
-            let event = parse(text)?;
+            let event = parse_event(text)?;
             self.inner
                 .apply_keeping_text(event, text, ext)
                 .map_err(|e| JsError::new(&e.message))
@@ -92,7 +92,10 @@ impl WasmProjector {
     /// The whole state, wire-encoded; throws while it is unreadable (the reference throws on
     /// these events as they stand: a later event may decide otherwise).
     pub fn state(&self) -> Result<String, JsError> {
-        let state = self.inner.state().map_err(|e| JsError::new(&e.message))?;
+        let state = self
+            .inner
+            .state_compact()
+            .map_err(|e| JsError::new(&e.message))?;
         let mut s = String::new();
         self.inner.write_wire(&state, &mut s);
         Ok(s)

@@ -150,11 +150,15 @@ test("only what cannot be carried is refused, naming the event; nothing projecte
   cyclic.self = cyclic;
   let deep = { leaf: 1 };
   for (let i = 0; i < 70; i++) deep = { a: deep };
+  // Nested past what the module's JSON reader takes (128 levels): still named as its event.
+  let deeper = { leaf: 1 };
+  for (let i = 0; i < 300; i++) deeper = { a: deeper };
   for (const [bad, pattern] of [
     [null, /events\[1\]: Runtime event must be an object/],
     [7, /events\[1\]: Runtime event must be an object/],
     [[base], /events\[1\]: Runtime event must be an object/],
     [{ ...base, id: "deep", payload: deep }, /events\[1\]: Runtime event nesting exceeds the limit of 64 levels/],
+    [{ ...base, id: "deeper", payload: deeper }, /events\[1\]: Runtime event nesting exceeds the limit of 64 levels/],
     [cyclic, /[eE]vents\[1\] cannot be serialized to JSON/],
     [{ ...base, id: "big", n: 1n }, /[eE]vents\[1\] cannot be serialized to JSON/],
   ]) {
@@ -167,6 +171,10 @@ test("only what cannot be carried is refused, naming the event; nothing projecte
     assert.equal(p.getState(), before, "a list with an event that cannot be carried applies nothing");
     assert.throws(() => p.hydrate({ executionEvents: list }), TypeError);
     assert.equal(p.getState(), before);
+    if (bad && typeof bad === "object" && !Array.isArray(bad) && bad !== cyclic && !("n" in bad)) {
+      assert.throws(() => p.apply(bad), /apply: .*(must be an object|nesting exceeds the limit of 64 levels)/);
+      assert.equal(p.getState(), before);
+    }
   }
   // Wrong-typed fields, missing and numeric ids are projected.
   const status = { ...base, kind: "state", eventClass: "run.status" };

@@ -1,0 +1,113 @@
+// The two projection paths side by side with the TypeScript reference, in one process, warm:
+// batch `projectAgentUiState` and `createAgentUiProjector().apply` reading the state after every
+// event, on generated streams of 10, 56 (one turn), 200 and 1,000 events and on the 13 standard
+// fixtures.
+//
+//   LIME_REFERENCE_DIR=/path/to/lime node --expose-gc bench/sidebyside.mjs [--quick] [--out file.md]
+//
+// LIME_REFERENCE_DIR is a local checkout of jiujuan/lime whose packages were built with `tsc`
+// (nothing of it is kept here); without it only our side is timed. Each measure runs in rounds,
+// ours and the reference's alternating (a change of machine load hits both); a row shows each
+// side's median round and the median of the per-round ratios (ours / reference: < 1 is faster).
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const outIndex = args.indexOf("--out");
+const outFile = outIndex >= 0 ? args[outIndex + 1] : undefined;
+
+const ours = await import(pathToFileURL(join(root, "pkg", "index.node.js")).href);
+let reference;
+const lime = process.env.LIME_REFERENCE_DIR;
+if (lime) {
+  const projection = join(lime, "packages", "agent-runtime-projection", "dist", "index.js");
+  if (!existsSync(projection)) throw new Error(`LIME_REFERENCE_DIR: build ${projection} with tsc first`);
+  reference = await import(pathToFileURL(projection).href);
+}
+
+let sink;
+
+/** Calls of `fn` per round so that a round takes about `ms` (at least 1). */
+function calibrate(fn, ms) {
+  let reps = 1;
+  for (;;) {
+    const t = performance.now();
+    for (let i = 0; i < reps; i++) sink = fn();
+    const took = performance.now() - t;
+    if (took > ms || reps >= 1 << 16) return Math.max(1, Math.round((reps * ms) / Math.max(took, 1e-3)));
+    reps *= 2;
+  }
+}
+
+function timeRound(fn, reps) {
+  const t = performance.now();
+  for (let i = 0; i < reps; i++) sink = fn();
+  return (performance.now() - t) / reps;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Median ms per call of each side's `fn`, and the median per-round ratio. */
+function measure(make, rounds, roundMs) {
+  const sides = reference ? [ours, reference] : [ours];
+  const fns = sides.map((api) => make(api));
+  fns.forEach((fn) => {
+    for (let i = 0; i < 3; i++) sink = fn();
+  });
+  const reps = fns.map((fn) => calibrate(fn, roundMs));
+  const times = sides.map(() => []);
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    globalThis.gc?.();
+    const t = fns.map((fn, i) => timeRound(fn, reps[i]));
+    t.forEach((x, i) => times[i].push(x));
+    if (reference) ratios.push(t[0] / t[1]);
+  }
+  return { ours: median(times[0]), reference: reference ? median(times[1]) : undefined, ratio: reference ? median(ratios) : undefined };
+}
+
+const batch = (events) => (api) => () => api.projectAgentUiState({ executionEvents: events });
+const live = (events) => (api) => () => {
+  const p = api.createAgentUiProjector();
+  let state;
+  for (const e of events) state = p.apply(e);
+  p.free?.();
+  return state;
+};
+
+const workloads = [
+  ...[10, 56, 200, 1000].map((n) => ({ name: `generated, ${n.toLocaleString("en-US")} events`, events: ours.generateRuntimeEvents(n, 42) })),
+  ...ours.agentUiConformanceFixtures.map((f) => ({ name: `fixture \`${f.id}\` (${f.events.length})`, events: f.events })),
+];
+
+const fmt = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
+const lines = [];
+const header = reference
+  ? "| stream | batch: ours / reference (ratio) | apply, state after every event, per event: ours / reference (ratio) |\n|---|---|---|"
+  : "| stream | batch: ours | apply, state after every event, per event: ours |\n|---|---|---|";
+lines.push(header);
+for (const w of workloads) {
+  const n = w.events.length;
+  const big = n >= 1000;
+  const rounds = quick ? 5 : big ? 9 : 21;
+  const b = measure(batch(w.events), rounds, big ? 40 : 20);
+  const l = measure(live(w.events), quick ? 3 : big ? 5 : 15, big ? 200 : 30);
+  const per = (x) => (x === undefined ? undefined : x / n);
+  const cell = (r, scale = (x) => x) =>
+    reference
+      ? `${fmt(scale(r.ours))} / ${fmt(scale(r.reference))} (${r.ratio.toFixed(2)}x)`
+      : fmt(scale(r.ours));
+  const row = `| ${w.name} | ${cell(b)} | ${cell(l, per)} |`;
+  lines.push(row);
+  console.error(row);
+}
+const text = `${lines.join("\n")}\n`;
+if (outFile) writeFileSync(outFile, text);
+else process.stdout.write(text);
+void sink;

@@ -9,6 +9,8 @@
 //   live       createProjector().apply, one event at a time (default n 50,000)
 //   state      createAgentUiProjector().apply, the state after every event (default n 20,000)
 //   validate   collectRuntimeEventsValidationIssues of the JSON array text, 5 calls (default 100,000)
+//   fixtures   projectAgentUiState of each of the 13 standard fixtures, n rounds (default 2,000):
+//              the fixed cost of a short batch
 // Sampling adds overhead to short wasm functions; compare shares, not absolute times.
 import { Session } from "node:inspector/promises";
 import { dirname, join } from "node:path";
@@ -21,7 +23,7 @@ const opt = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const workload = args[0] ?? "batch";
-const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000 };
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000 };
 if (!(workload in defaults)) {
   console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
   process.exit(2);
@@ -31,7 +33,7 @@ const top = Number(opt("--top", 30));
 const pkgDir = opt("--pkg", join(root, "target", "pkg-profiling"));
 const api = await import(pathToFileURL(join(pkgDir, "index.node.js")).href);
 
-const events = api.generateRuntimeEvents(n, 42);
+const events = workload === "fixtures" ? [] : api.generateRuntimeEvents(n, 42);
 const text = workload === "validate" ? JSON.stringify(events) : "";
 const run = {
   batch: () => {
@@ -44,6 +46,11 @@ const run = {
   state: () => {
     const p = api.createAgentUiProjector();
     for (const e of events) p.apply(e);
+  },
+  fixtures: () => {
+    for (let r = 0; r < n; r++) {
+      for (const f of api.agentUiConformanceFixtures) api.projectAgentUiState({ executionEvents: f.events });
+    }
   },
   validate: () => {
     for (let r = 0; r < 5; r++) api.collectRuntimeEventsValidationIssues(text);

@@ -4,7 +4,7 @@
 # Options: --debug      build with the `panic-hook` feature and without wasm-opt (readable panics).
 #          --profiling  the release package, plus a copy for CPU profiles in Node at
 #                       target/pkg-profiling whose .wasm keeps its function names
-#                       (bench/profile.mjs reads it; its inlined browser bytes are not updated).
+#                       (bench/profile.mjs reads it).
 #          --test-faults  the release package with the test-only `test_trap` export, into
 #                       target/pkg-test-faults (not pkg/), built in its own target directory.
 set -euo pipefail
@@ -65,7 +65,10 @@ if [[ "$PROFILING" == 1 ]]; then
     --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-reference-types --enable-multivalue \
     "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
-  cp "$PROF/glue-named/${CRATE}.js" "$PROF/glue/${CRATE}.js"
+  # Every entry loads the inlined bytes: inline the named module.
+  node -e 'const fs = require("fs"); const [wasm, out] = process.argv.slice(1);
+    fs.writeFileSync(out, `export const wasmBase64 = "${fs.readFileSync(wasm).toString("base64")}";\n`);' \
+    "$PROF/glue/${CRATE}_bg.wasm" "$PROF/glue/wasm-inline.js"
   rm -rf "$PROF/glue-named"
   echo "build-pkg: profiling copy in $PROF"
 fi

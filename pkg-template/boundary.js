@@ -13,10 +13,34 @@ function instanceReady() {
 
 const encoder = new TextEncoder();
 
-/** Write `text` as UTF-8 into the wasm input buffer; returns its byte length. */
+/** The module's input limit in UTF-8 bytes (`max_input_bytes`, the same for every instance). */
+let inputLimit = 0;
+
+/** UTF-8 length of `text` as `TextEncoder` writes it (a lone surrogate counted as 1, not 3). */
+function utf8Length(text) {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // 2 bytes below U+0800, else 3; a surrogate pair is 4 (the high half adds nothing).
+    if (c >= 0x80) n += c < 0x800 ? 1 : c >= 0xd800 && c <= 0xdbff ? 0 : 2;
+  }
+  return n;
+}
+
+/**
+ * Write `text` as UTF-8 into the wasm input buffer; returns its byte length. Text over the
+ * module's input limit (256 MiB) is refused by the module with a RangeError naming it, before
+ * anything is copied: text long enough to pass it has its UTF-8 length counted first.
+ */
 export function putText(text) {
   const memory = core.exports.memory;
+  if (inputLimit === 0) inputLimit = wasm.max_input_bytes();
   let cap = text.length + 16;
+  if (text.length * 3 > inputLimit) {
+    const bytes = utf8Length(text);
+    if (bytes > inputLimit) wasm.input_buffer(bytes);
+    cap = bytes + 16;
+  }
   let ptr = wasm.input_buffer(cap);
   let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, ptr, cap));
   if (read < text.length) {
@@ -59,6 +83,8 @@ export function anyJsonText(value, what) {
 /** The error a caller sees for `error`, thrown by a call into the module for `what`. */
 function callerError(what, error) {
   if (error instanceof TypeError || error instanceof AgentRuntimeProjectionFault) return error;
+  // A limit refused up front (the module's RangeError), named for the caller.
+  if (error instanceof RangeError) return new RangeError(`${what}: ${error.message}`);
   if (!instanceReady()) return error;
   const message = error && typeof error.message === "string" ? error.message : String(error);
   return new TypeError(`${what}: ${message}`);

@@ -61,32 +61,33 @@ export class AgentUiContractValidationError extends Error {
   }
 }
 
-function collect(kind, input, path) {
+/** The issues of `input` as a `kind`, for the public function `what` (errors name it). */
+function collect(kind, input, path, what) {
   const root = path === undefined ? "$" : String(path);
-  const text = anyJsonText(input, "Validation input");
-  return JSON.parse(callWithText("Validation", text, (len) => wasm.collect_issues(kind, len, root)));
+  const text = anyJsonText(input, `${what}: input`);
+  return JSON.parse(callWithText(what, text, (len) => wasm.collect_issues(kind, len, root)));
 }
 
-function validate(kind, input) {
-  const issues = collect(kind, input, "$");
+function validate(kind, input, what) {
+  const issues = collect(kind, input, "$", what);
   if (issues.length > 0) throw new AgentUiContractValidationError(issues);
   return input;
 }
 
 export function collectRuntimeEventValidationIssues(input, path = "$") {
-  return collect("runtimeEvent", input, path);
+  return collect("runtimeEvent", input, path, "collectRuntimeEventValidationIssues");
 }
 export function collectThreadReadModelValidationIssues(input, path = "$") {
-  return collect("threadReadModel", input, path);
+  return collect("threadReadModel", input, path, "collectThreadReadModelValidationIssues");
 }
 export function collectProjectionStateValidationIssues(input, path = "$") {
-  return collect("projectionState", input, path);
+  return collect("projectionState", input, path, "collectProjectionStateValidationIssues");
 }
 export function collectAgentUiFixtureValidationIssues(input, path = "$") {
-  return collect("fixture", input, path);
+  return collect("fixture", input, path, "collectAgentUiFixtureValidationIssues");
 }
 export function collectRuntimeCapabilityManifestValidationIssues(input, path = "$") {
-  return collect("capabilityManifest", input, path);
+  return collect("capabilityManifest", input, path, "collectRuntimeCapabilityManifestValidationIssues");
 }
 /** Whether the first character of `text` that is not JSON white space is `[`. */
 function startsWithBracket(text) {
@@ -120,19 +121,19 @@ export function collectRuntimeEventsValidationIssues(events, path = "$") {
   return JSON.parse(callWithText(what, text, (len) => wasm.collect_runtime_events_issues(len, root)));
 }
 export function validateRuntimeEvent(input) {
-  return validate("runtimeEvent", input);
+  return validate("runtimeEvent", input, "validateRuntimeEvent");
 }
 export function validateThreadReadModel(input) {
-  return validate("threadReadModel", input);
+  return validate("threadReadModel", input, "validateThreadReadModel");
 }
 export function validateProjectionState(input) {
-  return validate("projectionState", input);
+  return validate("projectionState", input, "validateProjectionState");
 }
 export function validateAgentUiFixture(input) {
-  return validate("fixture", input);
+  return validate("fixture", input, "validateAgentUiFixture");
 }
 export function validateRuntimeCapabilityManifest(input) {
-  return validate("capabilityManifest", input);
+  return validate("capabilityManifest", input, "validateRuntimeCapabilityManifest");
 }
 
 // ---------------------------------------------------------------------------------------------

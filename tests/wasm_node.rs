@@ -13,6 +13,7 @@ wasm_case_tests!(
     bad_input_is_refused_without_change,
     input_buffer_handles_non_ascii,
     large_input_buffer_is_released,
+    input_over_the_limit_is_a_range_error,
     heap_blocks_keep_contents,
     batch_arena_keeps_blocks_apart,
 );

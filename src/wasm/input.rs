@@ -13,19 +13,39 @@ use wasm_bindgen::prelude::*;
 /// new allocation, no zero-fill of tens of megabytes, no fresh pages to fault in.
 const KEEP_CAPACITY: usize = 1 << 20;
 
+/// The most UTF-8 bytes of JSON text one call takes (256 MiB). A batch takes about 12 bytes of
+/// module memory per byte of input (the text, the parsed events, the views and the output text
+/// at once), so an input past this would exhaust wasm32's 4 GiB part way and trap; it is refused
+/// up front instead, with a `RangeError` naming the limit, before anything is copied.
+pub const MAX_INPUT_BYTES: usize = 256 << 20;
+
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Make the input buffer at least `cap` bytes long and return its address in wasm memory.
-/// The address is valid until the next call into the module that allocates.
+/// The address is valid until the next call into the module that allocates. A `cap` over
+/// [`MAX_INPUT_BYTES`] throws a `RangeError` naming the limit (nothing is allocated).
 #[wasm_bindgen]
-pub fn input_buffer(cap: usize) -> usize {
-    INPUT.with(|b| {
+pub fn input_buffer(cap: usize) -> Result<usize, JsValue> {
+    if cap > MAX_INPUT_BYTES {
+        return Err(js_sys::RangeError::new(&format!(
+            "the input's JSON text is at least {cap} bytes of UTF-8, over the input limit of \
+             {MAX_INPUT_BYTES} bytes (256 MiB) per call"
+        ))
+        .into());
+    }
+    Ok(INPUT.with(|b| {
         let mut b = b.borrow_mut();
         fit(&mut b, cap);
         b.as_mut_ptr() as usize
-    })
+    }))
+}
+
+/// [`MAX_INPUT_BYTES`], for the wrapper (which counts the UTF-8 length of text that may pass it).
+#[wasm_bindgen]
+pub fn max_input_bytes() -> usize {
+    MAX_INPUT_BYTES
 }
 
 /// Make `b` at least `cap` bytes long; a buffer over [`KEEP_CAPACITY`] is released first when

@@ -41,3 +41,31 @@ test("batches just under the threshold keep the installed instance within 64 MiB
   for (let i = 0; i < 3; i++) api.projectAgentUiState({ executionEvents: events });
   assert.ok(memory() - before <= 64 * MiB, `grew by ${(memory() - before) / MiB} MiB`);
 });
+
+test("an input over the module's input limit is a RangeError naming it, before any work, and the package keeps working", () => {
+  // 300 MB of JSON text: over the 256 MiB limit (one event with a long text delta).
+  const huge = { id: "huge", eventClass: "model.delta", kind: "model.delta", payload: { text: "x".repeat(300e6) } };
+  const before = memory();
+  const limitError = (what) => (error) =>
+    error instanceof RangeError && error.message.startsWith(`${what}: `) && /input limit of 268435456 bytes \(256 MiB\)/.test(error.message);
+  assert.throws(() => api.projectAgentUiState({ executionEvents: [huge] }), limitError("projectAgentUiState"));
+  const projector = api.createAgentUiProjector();
+  const fixture = api.agentUiConformanceFixtures[0].events;
+  projector.apply(fixture[0]);
+  const state = projector.getState();
+  assert.throws(() => projector.apply(huge), limitError("createAgentUiProjector.apply"));
+  assert.equal(projector.getState(), state, "the projector is unchanged");
+  // Non-ASCII text over the limit (its UTF-8 bound is found while copying).
+  const wide = { ...huge, payload: { text: "\u00e9".repeat(150e6) } };
+  assert.throws(() => api.collectRuntimeEventValidationIssues(wide), limitError("collectRuntimeEventValidationIssues"));
+  assert.ok(memory() - before <= 64 * MiB, `grew by ${(memory() - before) / MiB} MiB`);
+  // Not a fault: the same instance goes on.
+  assert.deepStrictEqual(
+    api.projectAgentUiState({ executionEvents: fixture }),
+    (() => {
+      const p = api.createAgentUiProjector();
+      for (const e of fixture) p.apply(e);
+      return p.getState();
+    })(),
+  );
+});

@@ -29,6 +29,7 @@ export function perEvent(items, step) {
     first,
     last,
     ratio: last / first,
+    mean: mean(times),
     totalMs: times.reduce((a, b) => a + b, 0) / 1e3,
   };
 }
@@ -43,5 +44,5 @@ export function perEventRuns(runs, items, make, gc = globalThis.gc ?? (() => {})
     done();
   }
   const pick = (k) => median(results.map((x) => x[k]));
-  return { p50: pick("p50"), p99: pick("p99"), first: pick("first"), last: pick("last"), ratio: pick("ratio"), totalMs: pick("totalMs") };
+  return { p50: pick("p50"), p99: pick("p99"), first: pick("first"), last: pick("last"), ratio: pick("ratio"), mean: pick("mean"), totalMs: pick("totalMs") };
 }

@@ -102,9 +102,13 @@ enum Named {
 /// How error messages name an event given to a call: `events[i]` in a list, `event <ext>`
 /// applied alone; with its id when that is a string.
 fn event_name(event: &Value, at: Option<Named>) -> String {
-    let id = event
-        .get("id")
-        .and_then(Value::as_str)
+    name_with_id(event.get("id").and_then(Value::as_str), at)
+}
+
+/// [`event_name`] from the event's id (kept apart from an event that is moved on, so the name
+/// is only formatted when an error needs it).
+fn name_with_id(id: Option<&str>, at: Option<Named>) -> String {
+    let id = id
         .map(|i| format!(" (id {})", json_quote(i)))
         .unwrap_or_default();
     match at {
@@ -112,6 +116,11 @@ fn event_name(event: &Value, at: Option<Named>) -> String {
         Some(Named::Applied(ext)) => format!("event {ext}{id}: "),
         None => String::new(),
     }
+}
+
+/// The string id of an event, kept for naming it in an error after the event is moved.
+fn id_of(event: &Value) -> Option<Box<str>> {
+    event.get("id").and_then(Value::as_str).map(Box::from)
 }
 
 /// JSON text of a string (for error messages).
@@ -232,10 +241,13 @@ impl<'a> ProjectorCore<'a> {
         ext: u32,
     ) -> Result<bool, EventError> {
         self.check_input(&event)?;
-        let name = event_name(&event, Some(Named::Applied(ext)));
+        let id = id_of(&event);
         self.apply_checked_keeping(event, Some(text), ext)
             .map_err(|odd| EventError {
-                message: format!("{name}{odd}"),
+                message: format!(
+                    "{}{odd}",
+                    name_with_id(id.as_deref(), Some(Named::Applied(ext)))
+                ),
             })
     }
 
@@ -257,9 +269,12 @@ impl<'a> ProjectorCore<'a> {
     /// `apply` for an owned or a borrowed event.
     pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
         self.check_input(&event)?;
-        let name = event_name(&event, Some(Named::Applied(ext)));
+        let id = id_of(&event);
         self.apply_checked(event, ext).map_err(|odd| EventError {
-            message: format!("{name}{odd}"),
+            message: format!(
+                "{}{odd}",
+                name_with_id(id.as_deref(), Some(Named::Applied(ext)))
+            ),
         })
     }
 
@@ -290,7 +305,7 @@ impl<'a> ProjectorCore<'a> {
         let mut flags = Vec::with_capacity(events.len());
         let mut ext = first_ext;
         for (i, e) in events.into_iter().enumerate() {
-            let name = event_name(&e, Some(Named::Listed(i)));
+            let id = id_of(&e);
             match self.apply_checked_keeping(e, texts.get(i).copied(), ext) {
                 Ok(accepted) => {
                     if accepted {
@@ -302,7 +317,10 @@ impl<'a> ProjectorCore<'a> {
                     return (
                         flags,
                         Some(EventError {
-                            message: format!("{name}{odd}"),
+                            message: format!(
+                                "{}{odd}",
+                                name_with_id(id.as_deref(), Some(Named::Listed(i)))
+                            ),
                         }),
                     )
                 }
@@ -1082,10 +1100,13 @@ impl Projector {
         self.batch_names = true;
         self.check_list(&events)?;
         for (i, e) in events.into_iter().enumerate() {
-            let name = event_name(&e, Some(Named::Listed(i)));
+            let id = id_of(&e);
             self.apply_checked(Cow::Owned(e), i as u32)
                 .map_err(|odd| EventError {
-                    message: format!("{name}{odd}"),
+                    message: format!(
+                        "{}{odd}",
+                        name_with_id(id.as_deref(), Some(Named::Listed(i)))
+                    ),
                 })?;
         }
         Ok(())
@@ -1110,10 +1131,9 @@ pub fn project_with(
     p.batch_names = true;
     p.check_list(events)?;
     for (i, e) in events.iter().enumerate() {
-        let name = event_name(e, Some(Named::Listed(i)));
         p.apply_checked(Cow::Borrowed(e), i as u32)
             .map_err(|odd| EventError {
-                message: format!("{name}{odd}"),
+                message: format!("{}{odd}", event_name(e, Some(Named::Listed(i)))),
             })?;
     }
     p.state()

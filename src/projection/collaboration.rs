@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::event::trim_str_in;
+use crate::contract::event::{obj_get, trim_str_in};
 use crate::contract::js::js_trim;
 use crate::contract::val::{Obj, Val};
 
@@ -59,13 +59,13 @@ fn metadata_records(sources: [Option<&Value>; 2]) -> Vec<&Map<String, Value>> {
     let mut out = Vec::new();
     for src in sources {
         let Some(rec) = record(src) else { continue };
-        let payload = record(rec.get("payload"));
-        let result = record(rec.get("result"));
+        let payload = record(obj_get(rec, "payload"));
+        let result = record(obj_get(rec, "result"));
         out.push(rec);
-        out.extend(record(rec.get("metadata")));
+        out.extend(record(obj_get(rec, "metadata")));
         out.extend(payload);
-        out.extend(payload.and_then(|p| record(p.get("metadata"))));
-        out.extend(result.and_then(|r| record(r.get("metadata"))));
+        out.extend(payload.and_then(|p| record(obj_get(p, "metadata"))));
+        out.extend(result.and_then(|r| record(obj_get(r, "metadata"))));
     }
     out
 }
@@ -76,7 +76,7 @@ fn first_record<'a>(
 ) -> Option<&'a Map<String, Value>> {
     records
         .iter()
-        .find_map(|r| keys.iter().find_map(|k| record(r.get(*k))))
+        .find_map(|r| keys.iter().find_map(|k| record(obj_get(r, k))))
 }
 
 fn first_str<'a>(records: &[&'a Map<String, Value>], keys: &[&str]) -> Option<&'a str> {

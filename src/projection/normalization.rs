@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::event::{Ev, Odd, OddOp};
+use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{has_content, js_string_to_number, js_trim, utf16_len, utf16_prefix};
 use crate::contract::val::Val;
 
@@ -28,7 +28,7 @@ pub fn read_string_field<'a>(
 ) -> Option<&'a str> {
     let rec = rec?;
     keys.iter()
-        .filter_map(|k| rec.get(*k).and_then(Value::as_str))
+        .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
         .map(js_trim)
         .find(|s| !s.is_empty())
 }
@@ -98,7 +98,7 @@ pub fn unique_strings<'a, I: IntoIterator<Item = Option<&'a str>>>(items: I) -> 
 pub fn read_number_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<f64> {
     let rec = rec?;
     for k in keys {
-        match rec.get(*k) {
+        match obj_get(rec, k) {
             Some(Value::Number(n)) => {
                 if let Some(x) = n.as_f64().filter(|x| x.is_finite()) {
                     return Some(x);
@@ -137,7 +137,7 @@ pub fn read_string_array_field<'a>(
 ) -> Vec<&'a str> {
     let Some(rec) = rec else { return Vec::new() };
     for k in keys {
-        let v = read_string_array(rec.get(*k));
+        let v = read_string_array(obj_get(rec, k));
         if !v.is_empty() {
             return v;
         }
@@ -149,7 +149,7 @@ pub fn read_string_array_field<'a>(
 pub fn read_boolean_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<bool> {
     let rec = rec?;
     keys.iter()
-        .find_map(|k| rec.get(*k).and_then(Value::as_bool))
+        .find_map(|k| obj_get(rec, k).and_then(Value::as_bool))
 }
 
 /// A string field of the event as a `Val` (`Undef` when absent, null or not a string).

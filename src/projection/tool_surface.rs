@@ -13,7 +13,7 @@ use super::normalization::{
 };
 use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
-use crate::contract::event::{Ev, Odd, OddOp};
+use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::js_trim;
 use crate::contract::order::OrdSet;
 use crate::contract::val::{JsKey, Obj, Val};
@@ -25,9 +25,9 @@ fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
 /// The four payload records `pt` reads: payload, metadata, rawPayload, rawPayload.metadata.
 fn records<'a>(ev: Ev<'a>) -> [Option<&'a Map<String, Value>>; 4] {
     let p = ev.payload();
-    let m = rec(p.and_then(|p| p.get("metadata")));
-    let r = rec(p.and_then(|p| p.get("rawPayload")));
-    let rm = rec(r.and_then(|r| r.get("metadata")));
+    let m = rec(p.and_then(|p| obj_get(p, "metadata")));
+    let r = rec(p.and_then(|p| obj_get(p, "rawPayload")));
+    let rm = rec(r.and_then(|r| obj_get(r, "metadata")));
     [p, m, r, rm]
 }
 
@@ -49,7 +49,7 @@ fn process_fact<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
     let mut recs = Vec::new();
     for base in [p, m, r, rm] {
         for k in ["toolProcessFacts", "tool_process_facts"] {
-            if let Some(x) = rec(base.and_then(|b| b.get(k))) {
+            if let Some(x) = rec(base.and_then(|b| obj_get(b, k))) {
                 recs.push(x);
             }
         }

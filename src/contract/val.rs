@@ -679,8 +679,16 @@ const ESCAPE: [u8; 256] = {
 
 /// JSON string literal, JS `JSON.stringify` escaping.
 pub fn write_json_str(s: &str, out: &mut String) {
-    out.push('"');
     let bytes = s.as_bytes();
+    // Most strings (every key, most values) need no escape: one scan, one copy.
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.reserve(bytes.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    out.push('"');
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if b >= 0x20 && b != b'"' && b != b'\\' {

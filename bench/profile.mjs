@@ -10,6 +10,8 @@
 //   state      createAgentUiProjector().apply, the state after every event (default n 20,000)
 //   validate   collectRuntimeEventsValidationIssues of the JSON array text, 5 calls (default 100,000)
 //   short      projectAgentUiState of a short stream, 200 calls (default n 56: one turn)
+//   fresh      a new createAgentUiProjector() fed each standard fixture, state after every
+//              event, n rounds (default 300): a fresh projector's fixed cost
 //   fixtures   projectAgentUiState of each of the 13 standard fixtures, n rounds (default 2,000):
 //              the fixed cost of a short batch
 // Sampling adds overhead to short wasm functions; compare shares, not absolute times.
@@ -24,7 +26,7 @@ const opt = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const workload = args[0] ?? "batch";
-const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, short: 56 };
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, short: 56, fresh: 300 };
 if (!(workload in defaults)) {
   console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
   process.exit(2);
@@ -50,6 +52,15 @@ const run = {
   },
   short: () => {
     for (let r = 0; r < 200; r++) api.projectAgentUiState({ executionEvents: events });
+  },
+  fresh: () => {
+    for (let r = 0; r < n; r++) {
+      for (const f of api.agentUiConformanceFixtures) {
+        const p = api.createAgentUiProjector();
+        for (const e of f.events) p.apply(e);
+        p.free();
+      }
+    }
   },
   fixtures: () => {
     for (let r = 0; r < n; r++) {

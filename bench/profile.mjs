@@ -12,6 +12,8 @@
 //   short      projectAgentUiState of a short stream, 200 calls (default n 56: one turn)
 //   fresh      a new createAgentUiProjector() fed each standard fixture, state after every
 //              event, n rounds (default 300): a fresh projector's fixed cost
+//   accumulator  createAgentRuntimeReadModelAccumulator() fed each standard fixture, n rounds
+//              (default 300)
 //   fixtures   projectAgentUiState of each of the 13 standard fixtures, n rounds (default 2,000):
 //              the fixed cost of a short batch
 // Sampling adds overhead to short wasm functions; compare shares, not absolute times.
@@ -26,7 +28,7 @@ const opt = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const workload = args[0] ?? "batch";
-const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, short: 56, fresh: 300 };
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, short: 56, fresh: 300, accumulator: 300 };
 if (!(workload in defaults)) {
   console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
   process.exit(2);
@@ -59,6 +61,14 @@ const run = {
         const p = api.createAgentUiProjector();
         for (const e of f.events) p.apply(e);
         p.free();
+      }
+    }
+  },
+  accumulator: () => {
+    for (let r = 0; r < n; r++) {
+      for (const f of api.agentUiConformanceFixtures) {
+        const a = api.createAgentRuntimeReadModelAccumulator();
+        for (const e of f.events) a.apply(e);
       }
     }
   },

@@ -135,9 +135,7 @@ fn issues_json(issues: &[validation::Issue]) -> String {
 /// writes it into the package; the other schema documents ship from `schemas/`).
 #[wasm_bindgen]
 pub fn event_schema_json() -> String {
-    constants::schema_json("runtimeEvent")
-        .unwrap_or_default()
-        .to_owned()
+    constants::EVENT_SCHEMA_JSON.to_owned()
 }
 
 /// The tool lifecycle metadata rule's table (`projection::tool_lifecycle`), for the UI

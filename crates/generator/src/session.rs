@@ -9,7 +9,7 @@ use super::options::GenOptions;
 use super::rng::{seed_hash, Rng};
 use super::text::{chunk_text, make_text, split_into};
 use super::vocab::{mime_of, FAILURES, FILES, ROLES, TOOLS};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Returned by an [`EventSink`] that wants no more events.
 #[derive(Debug)]
@@ -30,6 +30,21 @@ struct Scope {
 
 fn s(text: &str) -> Value {
     Value::String(text.to_string())
+}
+
+/// A JSON object of `pairs`, in order. Written out rather than with `json!`, whose generic
+/// serialization and unwraps made most of the generator's code in the wasm module.
+fn obj<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    let mut map = Map::with_capacity(N);
+    for (key, value) in pairs {
+        map.insert(key.to_string(), value);
+    }
+    Value::Object(map)
+}
+
+/// A JSON array of one string.
+fn arr1(text: &str) -> Value {
+    Value::Array(vec![s(text)])
 }
 
 /// The running state of a session.
@@ -126,7 +141,10 @@ impl<'o> Session<'o> {
                 ("phase", s("preparing")),
                 ("title", s("Turn started")),
                 ("createdAt", Value::String(at)),
-                ("payload", json!({"profileId": "general", "model": model})),
+                (
+                    "payload",
+                    obj([("profileId", s("general")), ("model", s(&model))]),
+                ),
             ],
         )?;
 
@@ -149,7 +167,7 @@ impl<'o> Session<'o> {
                     ("title", s("Turn failed")),
                     ("createdAt", s(&end_at)),
                     ("completedAt", Value::String(end_at)),
-                    ("payload", json!({"failureCategory": "provider_error"})),
+                    ("payload", obj([("failureCategory", s("provider_error"))])),
                 ],
             )?;
         } else {
@@ -191,7 +209,10 @@ impl<'o> Session<'o> {
                     ("createdAt", Value::String(at)),
                     (
                         "payload",
-                        json!({"messageId": reasoning_id, "textLength": part.len()}),
+                        obj([
+                            ("messageId", s(&reasoning_id)),
+                            ("textLength", Value::from(part.len())),
+                        ]),
                     ),
                 ],
             )?;
@@ -208,7 +229,10 @@ impl<'o> Session<'o> {
                 ("createdAt", Value::String(at)),
                 (
                     "payload",
-                    json!({"messageId": reasoning_id, "textLength": text.len()}),
+                    obj([
+                        ("messageId", s(&reasoning_id)),
+                        ("textLength", Value::from(text.len())),
+                    ]),
                 ),
             ],
         )?;
@@ -247,10 +271,13 @@ impl<'o> Session<'o> {
                         ("createdAt", Value::String(at)),
                         (
                             "payload",
-                            json!({
-                                "actionKind": "approve-tool", "targetModule": "agent-runtime",
-                                "toolName": name, "input": input, "controls": ["approve", "reject"],
-                            }),
+                            obj([
+                                ("actionKind", s("approve-tool")),
+                                ("targetModule", s("agent-runtime")),
+                                ("toolName", s(name)),
+                                ("input", s(&input)),
+                                ("controls", Value::Array(vec![s("approve"), s("reject")])),
+                            ]),
                         ),
                     ],
                 )?;
@@ -265,7 +292,10 @@ impl<'o> Session<'o> {
                         ("createdAt", Value::String(at)),
                         (
                             "payload",
-                            json!({"decision": "approve", "resolvedFromEventId": required_id}),
+                            obj([
+                                ("decision", s("approve")),
+                                ("resolvedFromEventId", Value::String(required_id)),
+                            ]),
                         ),
                     ],
                 )?;
@@ -280,7 +310,10 @@ impl<'o> Session<'o> {
                     ("toolCallId", s(&tool_call_id)),
                     ("title", Value::String(format!("Run {name}"))),
                     ("createdAt", Value::String(at)),
-                    ("payload", json!({"toolName": name, "input": input})),
+                    (
+                        "payload",
+                        obj([("toolName", s(name)), ("input", s(&input))]),
+                    ),
                 ],
             )?;
             let progress_count = self.rng.range(self.opts.tool_progress);
@@ -298,10 +331,12 @@ impl<'o> Session<'o> {
                         ("createdAt", Value::String(at)),
                         (
                             "payload",
-                            json!({
-                                "toolName": name, "progress": p, "total": total,
-                                "message": format!("step {p} of {total}"),
-                            }),
+                            obj([
+                                ("toolName", s(name)),
+                                ("progress", Value::from(p)),
+                                ("total", Value::from(total)),
+                                ("message", Value::String(format!("step {p} of {total}"))),
+                            ]),
                         ),
                     ],
                 )?;
@@ -319,15 +354,17 @@ impl<'o> Session<'o> {
                         ("toolCallId", s(&tool_call_id)),
                         ("title", Value::String(format!("{name} failed"))),
                         ("detail", Value::String(format!("Tool failed: {category}"))),
-                        ("refIds", json!([output_ref])),
+                        ("refIds", arr1(&output_ref)),
                         ("createdAt", s(&completed_at)),
                         ("completedAt", Value::String(completed_at)),
                         (
                             "payload",
-                            json!({
-                                "toolName": name, "outputRef": output_ref,
-                                "error": format!("{name}: {category}"), "failureCategory": category,
-                            }),
+                            obj([
+                                ("toolName", s(name)),
+                                ("outputRef", s(&output_ref)),
+                                ("error", Value::String(format!("{name}: {category}"))),
+                                ("failureCategory", s(category)),
+                            ]),
                         ),
                     ],
                 )?;
@@ -343,15 +380,17 @@ impl<'o> Session<'o> {
                         ("phase", s("completed")),
                         ("toolCallId", s(&tool_call_id)),
                         ("title", Value::String(format!("{name} completed"))),
-                        ("refIds", json!([output_ref])),
+                        ("refIds", arr1(&output_ref)),
                         ("createdAt", s(&completed_at)),
                         ("completedAt", Value::String(completed_at)),
                         (
                             "payload",
-                            json!({
-                                "toolName": name, "outputRef": output_ref,
-                                "output": output, "durationMs": duration,
-                            }),
+                            obj([
+                                ("toolName", s(name)),
+                                ("outputRef", s(&output_ref)),
+                                ("output", Value::String(output)),
+                                ("durationMs", Value::from(duration)),
+                            ]),
                         ),
                     ],
                 )?;
@@ -386,15 +425,21 @@ impl<'o> Session<'o> {
             vec![
                 ("owner", s("artifact")),
                 ("artifactId", s(&artifact_id)),
-                ("artifactRefs", json!([artifact_id])),
+                ("artifactRefs", arr1(&artifact_id)),
                 ("title", Value::String(format!("Updated {path}"))),
                 ("createdAt", Value::String(at)),
                 (
                     "payload",
-                    json!({
-                        "relativePath": path, "changeKind": change_kind, "mimeType": mime_of(path),
-                        "contentRef": format!("artifact://{artifact_id}"), "preview": preview,
-                    }),
+                    obj([
+                        ("relativePath", s(path)),
+                        ("changeKind", s(change_kind)),
+                        ("mimeType", s(mime_of(path))),
+                        (
+                            "contentRef",
+                            Value::String(format!("artifact://{artifact_id}")),
+                        ),
+                        ("preview", Value::String(preview)),
+                    ]),
                 ),
             ],
         )?;
@@ -420,7 +465,7 @@ impl<'o> Session<'o> {
             vec![
                 ("owner", s("evidence")),
                 ("evidenceId", s(&evidence_id)),
-                ("evidenceRefs", json!([evidence_id])),
+                ("evidenceRefs", arr1(&evidence_id)),
                 ("title", s("Evidence recorded")),
                 ("createdAt", Value::String(at)),
                 ("payload", Value::Object(payload)),
@@ -463,7 +508,11 @@ impl<'o> Session<'o> {
                 ("createdAt", Value::String(at)),
                 (
                     "payload",
-                    json!({"role": role, "parentTaskId": parent_task_id, "prompt": prompt}),
+                    obj([
+                        ("role", s(role)),
+                        ("parentTaskId", s(&parent_task_id)),
+                        ("prompt", Value::String(prompt)),
+                    ]),
                 ),
             ],
         )?;
@@ -482,7 +531,10 @@ impl<'o> Session<'o> {
                 ("createdAt", Value::String(at)),
                 (
                     "payload",
-                    json!({"parentTaskId": parent_task_id, "summary": summary}),
+                    obj([
+                        ("parentTaskId", s(&parent_task_id)),
+                        ("summary", Value::String(summary)),
+                    ]),
                 ),
             ],
         )?;
@@ -503,7 +555,10 @@ impl<'o> Session<'o> {
                 ("toolCallId", s(&tool_call_id)),
                 ("title", Value::String(format!("Run {name}"))),
                 ("createdAt", Value::String(at)),
-                ("payload", json!({"toolName": name, "input": input})),
+                (
+                    "payload",
+                    obj([("toolName", s(name)), ("input", s(&input))]),
+                ),
             ],
         )?;
         let output_ref = format!("output_{tool_call_id}");
@@ -519,12 +574,16 @@ impl<'o> Session<'o> {
                 ("subagentId", s(&subagent_id)),
                 ("toolCallId", Value::String(tool_call_id)),
                 ("title", Value::String(format!("{name} completed"))),
-                ("refIds", json!([output_ref])),
+                ("refIds", arr1(&output_ref)),
                 ("createdAt", s(&at)),
                 ("completedAt", Value::String(at)),
                 (
                     "payload",
-                    json!({"toolName": name, "outputRef": output_ref, "output": output}),
+                    obj([
+                        ("toolName", s(name)),
+                        ("outputRef", s(&output_ref)),
+                        ("output", Value::String(output)),
+                    ]),
                 ),
             ],
         )?;
@@ -557,10 +616,10 @@ impl<'o> Session<'o> {
                 ("subagentId", s(&subagent_id)),
                 ("reviewId", Value::String(review_id)),
                 ("evidenceId", s(&evidence_id)),
-                ("evidenceRefs", json!([evidence_id])),
+                ("evidenceRefs", arr1(&evidence_id)),
                 ("title", s("Review completed")),
                 ("createdAt", Value::String(at)),
-                ("payload", json!({"verdict": verdict})),
+                ("payload", obj([("verdict", s(verdict))])),
             ],
         )?;
         let done_at = self.tick(20, 300);
@@ -575,7 +634,7 @@ impl<'o> Session<'o> {
                 ("title", Value::String(format!("{role} subagent completed"))),
                 ("createdAt", s(&done_at)),
                 ("completedAt", s(&done_at)),
-                ("payload", json!({"summary": summary})),
+                ("payload", obj([("summary", Value::String(summary))])),
             ],
         )?;
         self.emit(
@@ -602,10 +661,17 @@ impl<'o> Session<'o> {
                     ("createdAt", Value::String(at)),
                     (
                         "payload",
-                        json!({
-                            "target": "projection.subagents",
-                            "patch": [{"op": "replace", "path": path, "value": value}],
-                        }),
+                        obj([
+                            ("target", s("projection.subagents")),
+                            (
+                                "patch",
+                                Value::Array(vec![obj([
+                                    ("op", s("replace")),
+                                    ("path", Value::String(path)),
+                                    ("value", Value::String(value)),
+                                ])]),
+                            ),
+                        ]),
                     ),
                 ],
             )?;
@@ -635,7 +701,10 @@ impl<'o> Session<'o> {
                     ("title", s("Assistant text")),
                     ("model", s(&model)),
                     ("createdAt", Value::String(at)),
-                    ("payload", json!({"messageId": message_id, "delta": chunk})),
+                    (
+                        "payload",
+                        obj([("messageId", s(&message_id)), ("delta", s(chunk))]),
+                    ),
                 ],
             )?;
         }
@@ -650,7 +719,10 @@ impl<'o> Session<'o> {
                 ("model", Value::String(model)),
                 ("createdAt", s(&at)),
                 ("completedAt", Value::String(at)),
-                ("payload", json!({"messageId": message_id, "text": text})),
+                (
+                    "payload",
+                    obj([("messageId", s(&message_id)), ("text", Value::String(text))]),
+                ),
             ],
         )?;
         Ok(())

@@ -5,8 +5,8 @@
 //
 //   LIME_REFERENCE_DIR=/path/to/lime node --expose-gc bench/sidebyside.mjs [--quick] [--out file.md]
 //
-// LIME_REFERENCE_DIR is a local checkout of jiujuan/lime whose packages were built with `tsc`
-// (nothing of it is kept here); without it only our side is timed. Each measure runs in rounds,
+// LIME_REFERENCE_DIR names a local build of the reference packages (bench/README.md, "Reference
+// builds"; nothing of it is kept here); without it only our side is timed. Each measure runs in rounds,
 // ours and the reference's alternating (a change of machine load hits both); a row shows each
 // side's median round and the median of the per-round ratios (ours / reference: < 1 is faster).
 import { existsSync, writeFileSync } from "node:fs";

@@ -4,9 +4,9 @@
 //
 //   LIME_REFERENCE_DIR=/path/to/lime node bench/surface.mjs [--quick] [--out bench/SURFACE.md] [module ...]
 //
-// LIME_REFERENCE_DIR is a local checkout of the public repository jiujuan/lime whose packages
-// agent-ui-contracts and agent-runtime-projection were built with `tsc` (their dist/ folders);
-// nothing of it is kept here. Without it, only our timings are printed.
+// LIME_REFERENCE_DIR names a local build of the reference packages agent-ui-contracts and
+// agent-runtime-projection (their dist/ folders; bench/README.md, "Reference builds"); nothing of
+// it is kept here. Without it, only our timings are printed.
 //
 // A call is timed in rounds of repetitions, ours and the reference's alternating (so a change of
 // machine load hits both); its ratio is the median of the per-round ratios. Factories replay

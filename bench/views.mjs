@@ -3,8 +3,9 @@
 //
 //   LIME_REFERENCE_DIR=/path/to/lime node bench/views.mjs [--quick]
 //
-// LIME_REFERENCE_DIR is a local checkout of the public repository jiujuan/lime, built (its
-// packages/agent-runtime-projection/dist); nothing of it is kept here. The arguments come from
+// LIME_REFERENCE_DIR names a local build of the reference packages (its
+// packages/agent-runtime-projection/dist; bench/README.md, "Reference builds"); nothing of it is
+// kept here. The arguments come from
 // the project's generator (`generateRuntimeEvents(n, 42)`): its events, the read model, tool
 // calls and subagent activities the package projects from them. Each function is measured in a
 // fresh process (so neither side's call sites are shared with another function's), warmed up,
@@ -18,7 +19,7 @@ import { pathToFileURL } from "node:url";
 const reference = process.env.LIME_REFERENCE_DIR;
 const refEntry = reference && join(reference, "packages", "agent-runtime-projection", "dist", "index.js");
 if (!refEntry || !existsSync(refEntry)) {
-  console.error("bench/views: set LIME_REFERENCE_DIR to a built checkout of jiujuan/lime");
+  console.error("bench/views: set LIME_REFERENCE_DIR to a local build of the reference packages (bench/README.md)");
   process.exit(2);
 }
 const quick = process.argv.includes("--quick");

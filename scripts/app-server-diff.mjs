@@ -7,8 +7,8 @@
 //        NOSTRSEQ=1 (numeric sequences only), RUNS=1 (long ascending runs: the sort's merges),
 //        SEQP (share of events with a sequence, 0.7), SHOWPROJ=1 (print the refused projections)
 //
-// LIME_REFERENCE_DIR is a local checkout of the public repository jiujuan/lime whose package
-// agent-runtime-projection was built with tsc (its dist/); nothing of it is kept here. Cases where
+// LIME_REFERENCE_DIR names a local build of the reference packages (agent-runtime-projection's
+// dist/; bench/README.md, "Reference builds"); nothing of it is kept here. Cases where
 // our replay refuses an event the core projection does not take (a fact of the wrong type copied
 // into an event field: docs/design.md, check_event) are counted apart, not compared.
 import assert from "node:assert/strict";

@@ -2,8 +2,8 @@
 //
 //   LIME_REFERENCE_DIR=/path/to/lime node scripts/reference-tests.mjs [name ...]
 //
-// LIME_REFERENCE_DIR is a local checkout of the public repository jiujuan/lime (nothing of it is
-// kept in this project). Each named test file (`lifecycleEvents` for
+// LIME_REFERENCE_DIR names a local build of the reference packages (bench/README.md, "Reference
+// builds"; nothing of it is kept in this project). Each named test file (`lifecycleEvents` for
 // packages/agent-runtime-projection/tests/lifecycleEvents.test.mjs; `ui:ui` for
 // packages/agent-runtime-ui/tests/ui.test.mjs) is copied into a temporary tree where the
 // reference packages' entry points (`../dist/index.js`, `../../agent-ui-contracts/dist/index.js`)
@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const reference = process.env.LIME_REFERENCE_DIR;
 if (!reference || !existsSync(join(reference, "packages", "agent-runtime-projection", "tests"))) {
-  console.error("reference-tests: set LIME_REFERENCE_DIR to a checkout of jiujuan/lime");
+  console.error("reference-tests: set LIME_REFERENCE_DIR to a local build of the reference packages (bench/README.md)");
   process.exit(2);
 }
 

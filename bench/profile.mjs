@@ -40,6 +40,11 @@ const api = await import(pathToFileURL(join(pkgDir, "index.node.js")).href);
 
 const events = workload === "fixtures" ? [] : api.generateRuntimeEvents(n, 42);
 const text = workload === "validate" ? JSON.stringify(events) : "";
+/** `fn(events)` for each standard fixture's events, `n` rounds. */
+function eachFixture(fn) {
+  for (let r = 0; r < n; r++) for (const f of api.agentUiConformanceFixtures) fn(f.events);
+}
+
 const run = {
   batch: () => {
     for (let r = 0; r < 3; r++) api.projectAgentUiState({ executionEvents: events });
@@ -55,28 +60,16 @@ const run = {
   short: () => {
     for (let r = 0; r < 200; r++) api.projectAgentUiState({ executionEvents: events });
   },
-  fresh: () => {
-    for (let r = 0; r < n; r++) {
-      for (const f of api.agentUiConformanceFixtures) {
-        const p = api.createAgentUiProjector();
-        for (const e of f.events) p.apply(e);
-        p.free();
-      }
-    }
-  },
-  accumulator: () => {
-    for (let r = 0; r < n; r++) {
-      for (const f of api.agentUiConformanceFixtures) {
-        const a = api.createAgentRuntimeReadModelAccumulator();
-        for (const e of f.events) a.apply(e);
-      }
-    }
-  },
-  fixtures: () => {
-    for (let r = 0; r < n; r++) {
-      for (const f of api.agentUiConformanceFixtures) api.projectAgentUiState({ executionEvents: f.events });
-    }
-  },
+  fresh: () => eachFixture((events) => {
+    const p = api.createAgentUiProjector();
+    for (const e of events) p.apply(e);
+    p.free();
+  }),
+  accumulator: () => eachFixture((events) => {
+    const a = api.createAgentRuntimeReadModelAccumulator();
+    for (const e of events) a.apply(e);
+  }),
+  fixtures: () => eachFixture((events) => api.projectAgentUiState({ executionEvents: events })),
   validate: () => {
     for (let r = 0; r < 5; r++) api.collectRuntimeEventsValidationIssues(text);
   },

@@ -680,18 +680,19 @@ const ESCAPE: [u8; 256] = {
 /// JSON string literal, JS `JSON.stringify` escaping.
 pub fn write_json_str(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
-    // Most strings (every key, most values) need no escape: one scan, one copy.
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
-        out.reserve(bytes.len() + 2);
-        out.push('"');
+    let needs_escape = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    out.reserve(bytes.len() + 2);
+    out.push('"');
+    // Most strings (every key, most values) need no escape: one scan, one copy. Otherwise the
+    // copy goes on from the first byte that needs one, without scanning its prefix again.
+    let Some(first) = bytes.iter().position(|&b| needs_escape(b)) else {
         out.push_str(s);
         out.push('"');
         return;
-    }
-    out.push('"');
+    };
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b >= 0x20 && b != b'"' && b != b'\\' {
+    for (i, &b) in bytes.iter().enumerate().skip(first) {
+        if !needs_escape(b) {
             continue;
         }
         let esc = ESCAPE[b as usize];
@@ -848,7 +849,7 @@ mod tests {
         // JSON.stringify and serde_json agree on escapes for valid Unicode text.
         let mut all: String = (0u32..0x80).filter_map(char::from_u32).collect();
         all.push_str("é\u{2028}\u{2029}😀\"\\");
-        for s in [all.as_str(), "", "plain", "\u{0}x", "a\u{1f}b"] {
+        for s in [all.as_str(), "", "plain", "\u{0}x", "a\u{1f}b", "tail\"", "a\\b\nc\t"] {
             let mut out = String::new();
             write_json_str(s, &mut out);
             assert_eq!(out, serde_json::to_string(s).unwrap_or_default());

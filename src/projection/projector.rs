@@ -100,21 +100,15 @@ enum Named {
 }
 
 /// How error messages name an event given to a call: `events[i]` in a list, `event <ext>`
-/// applied alone; with its id when that is a string.
-fn event_name(event: &Value, at: Option<Named>) -> String {
-    name_with_id(event.get("id").and_then(Value::as_str), at)
-}
-
-/// [`event_name`] from the event's id (kept apart from an event that is moved on, so the name
-/// is only formatted when an error needs it).
-fn name_with_id(id: Option<&str>, at: Option<Named>) -> String {
+/// applied alone; with its `id` when that is a string (kept apart from the event, which is
+/// moved on, so the name is only formatted when an error needs it).
+fn name_with_id(id: Option<&str>, at: Named) -> String {
     let id = id
         .map(|i| format!(" (id {})", json_quote(i)))
         .unwrap_or_default();
     match at {
-        Some(Named::Listed(i)) => format!("events[{i}]{id}: "),
-        Some(Named::Applied(ext)) => format!("event {ext}{id}: "),
-        None => String::new(),
+        Named::Listed(i) => format!("events[{i}]{id}: "),
+        Named::Applied(ext) => format!("event {ext}{id}: "),
     }
 }
 
@@ -244,10 +238,7 @@ impl<'a> ProjectorCore<'a> {
         let id = id_of(&event);
         self.apply_checked_keeping(event, Some(text), ext)
             .map_err(|odd| EventError {
-                message: format!(
-                    "{}{odd}",
-                    name_with_id(id.as_deref(), Some(Named::Applied(ext)))
-                ),
+                message: format!("{}{odd}", name_with_id(id.as_deref(), Named::Applied(ext))),
             })
     }
 
@@ -271,10 +262,7 @@ impl<'a> ProjectorCore<'a> {
         self.check_input(&event)?;
         let id = id_of(&event);
         self.apply_checked(event, ext).map_err(|odd| EventError {
-            message: format!(
-                "{}{odd}",
-                name_with_id(id.as_deref(), Some(Named::Applied(ext)))
-            ),
+            message: format!("{}{odd}", name_with_id(id.as_deref(), Named::Applied(ext))),
         })
     }
 
@@ -319,7 +307,7 @@ impl<'a> ProjectorCore<'a> {
                         Some(EventError {
                             message: format!(
                                 "{}{odd}",
-                                name_with_id(id.as_deref(), Some(Named::Listed(i)))
+                                name_with_id(id.as_deref(), Named::Listed(i))
                             ),
                         }),
                     )
@@ -1103,10 +1091,7 @@ impl Projector {
             let id = id_of(&e);
             self.apply_checked(Cow::Owned(e), i as u32)
                 .map_err(|odd| EventError {
-                    message: format!(
-                        "{}{odd}",
-                        name_with_id(id.as_deref(), Some(Named::Listed(i)))
-                    ),
+                    message: format!("{}{odd}", name_with_id(id.as_deref(), Named::Listed(i))),
                 })?;
         }
         Ok(())
@@ -1133,7 +1118,10 @@ pub fn project_with(
     for (i, e) in events.iter().enumerate() {
         p.apply_checked(Cow::Borrowed(e), i as u32)
             .map_err(|odd| EventError {
-                message: format!("{}{odd}", event_name(e, Some(Named::Listed(i)))),
+                message: format!(
+                    "{}{odd}",
+                    name_with_id(e.get("id").and_then(Value::as_str), Named::Listed(i))
+                ),
             })?;
     }
     p.state()

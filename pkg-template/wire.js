@@ -155,6 +155,11 @@ export function applyPatch(prev, patch, events) {
       parent = child;
     }
     const last = path[depth - 1];
+    if (op.add !== undefined) {
+      // A string that grew at its end: the old one (already in the state) and the new part.
+      setOwn(parent, last, parent[last] + decodeWire(op.add, events));
+      continue;
+    }
     if (op.set === undefined) {
       setOwn(parent, last, decodeWire(op.v, events));
       continue;

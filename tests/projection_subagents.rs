@@ -2,11 +2,10 @@
 //! against its own full model after every event.
 
 use std::path::PathBuf;
-use std::rc::Rc;
 
 use agent_runtime_projection::contract::event::Ev;
 use agent_runtime_projection::contract::val::{deep_equal, Obj, Val};
-use agent_runtime_projection::projection::patch::{PatchOp, Seg};
+use agent_runtime_projection::projection::patch::{Patch, PatchOp, Seg};
 use agent_runtime_projection::projection::subagents::{
     build_agent_ui_subagents_model, SubagentsAcc,
 };
@@ -128,43 +127,15 @@ fn batch_model_matches_reference_goldens() {
     assert!(failed.is_empty(), "mismatches: {failed:?}");
 }
 
-// ---- a tiny patch applier (the JS wrapper's job, done on `Val`) ----
-
-fn apply_at(v: &Val, path: &[Seg], f: &mut dyn FnMut(&Val) -> Val) -> Val {
-    let Some((head, rest)) = path.split_first() else {
-        return f(v);
-    };
-    match (head, v) {
-        (Seg::Key(k), Val::Obj(o)) => {
-            let mut o2: Obj = o.as_ref().clone();
-            let cur = o.get(k).cloned().unwrap_or(Val::Undef);
-            o2.set(*k, apply_at(&cur, rest, f));
-            o2.into_val()
-        }
-        (Seg::Index(i), Val::Arr(a)) => {
-            let mut a2: Vec<Val> = a.as_ref().clone();
-            let cur = a2.get(*i).cloned().unwrap_or(Val::Undef);
-            a2[*i] = apply_at(&cur, rest, f);
-            Val::Arr(Rc::new(a2))
-        }
-        _ => panic!("patch path {path:?} does not fit {}", v.to_json()),
-    }
-}
-
+/// The patch applied the way the JS wrapper applies it (`Patch::apply_to`).
 fn apply_patch(state: &Val, ops: &[PatchOp]) -> Val {
     let mut s = state.clone();
-    for op in ops {
-        s = match op {
-            PatchOp::Replace { path, value } => apply_at(&s, path, &mut |_| value.clone()),
-            PatchOp::List { path, len, set } => apply_at(&s, path, &mut |cur| {
-                let mut a: Vec<Val> = cur.as_arr().map(<[Val]>::to_vec).unwrap_or_default();
-                a.resize(*len, Val::Undef);
-                for (i, v) in set {
-                    a[*i] = v.clone();
-                }
-                Val::arr(a)
-            }),
-        };
+    let patch = Patch {
+        full: false,
+        ops: ops.to_vec(),
+    };
+    if let Err(e) = patch.apply_to(&mut s) {
+        panic!("patch does not fit the state: {e}");
     }
     s
 }

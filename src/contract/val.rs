@@ -849,7 +849,15 @@ mod tests {
         // JSON.stringify and serde_json agree on escapes for valid Unicode text.
         let mut all: String = (0u32..0x80).filter_map(char::from_u32).collect();
         all.push_str("é\u{2028}\u{2029}😀\"\\");
-        for s in [all.as_str(), "", "plain", "\u{0}x", "a\u{1f}b", "tail\"", "a\\b\nc\t"] {
+        for s in [
+            all.as_str(),
+            "",
+            "plain",
+            "\u{0}x",
+            "a\u{1f}b",
+            "tail\"",
+            "a\\b\nc\t",
+        ] {
             let mut out = String::new();
             write_json_str(s, &mut out);
             assert_eq!(out, serde_json::to_string(s).unwrap_or_default());

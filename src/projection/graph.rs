@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
-use super::patch::ListTracker;
+use super::patch::{list_ops_by_slot, record_sent, ListTracker, PatchOp, Seg};
 use crate::contract::event::Ev;
 use crate::contract::val::{JsKey, Obj, Val};
 
@@ -37,7 +37,80 @@ struct Node {
     completed: Val,
 }
 
+/// The output keys of a node's single values, in output order (`refs` and `sourceEventIds`
+/// sit between `title` and `createdAt`).
+const FIELD_KEYS: [&str; 7] = [
+    "nodeId",
+    "parentId",
+    "nodeType",
+    "status",
+    "title",
+    "createdAt",
+    "completedAt",
+];
+
+/// What the receiver holds of a node: its single values and the lengths of its two lists
+/// (which only grow).
+struct SentNode {
+    fields: [Val; 7],
+    refs: usize,
+    sources: usize,
+}
+
 impl Node {
+    fn fields(&self) -> [Val; 7] {
+        [
+            self.node_id.clone(),
+            self.parent.clone(),
+            self.node_type.clone(),
+            self.status.clone(),
+            self.title.clone(),
+            self.created.clone(),
+            self.completed.clone(),
+        ]
+    }
+
+    fn sent(&self) -> SentNode {
+        SentNode {
+            fields: self.fields(),
+            refs: self.refs.len(),
+            sources: self.source_ids.len(),
+        }
+    }
+
+    /// The ops that turn node `i` of the list at `path`, as `sent`, into this node: a replaced
+    /// single value, the new ids at the end of a list.
+    fn diff(&self, sent: &SentNode, path: &[Seg], i: usize, out: &mut Vec<PatchOp>) {
+        let at = |k: &'static str| {
+            let mut p = path.to_vec();
+            p.push(Seg::Index(i));
+            p.push(Seg::Key(k));
+            p
+        };
+        for ((k, now), before) in FIELD_KEYS.iter().zip(self.fields()).zip(&sent.fields) {
+            if !crate::contract::val::deep_equal(&now, before) {
+                out.push(PatchOp::Replace {
+                    path: at(k),
+                    value: now,
+                });
+            }
+        }
+        for (k, list, had) in [
+            ("refs", &self.refs, sent.refs),
+            ("sourceEventIds", &self.source_ids, sent.sources),
+        ] {
+            if list.len() > had {
+                out.push(PatchOp::List {
+                    path: at(k),
+                    len: list.len(),
+                    set: (had..list.len())
+                        .filter_map(|j| list.get(j).map(|v| (j, v.clone())))
+                        .collect(),
+                });
+            }
+        }
+    }
+
     fn val(&self) -> Val {
         Obj::with_capacity(9)
             .k("nodeId", self.node_id.clone())
@@ -60,6 +133,8 @@ pub struct GraphAcc {
     index: HashMap<JsKey, usize>,
     pub items: Vec<Val>,
     pub tracker: ListTracker,
+    /// The receiver's copy of each node, as of the last patch.
+    sent: Vec<SentNode>,
 }
 
 fn parent_of(ev: Ev<'_>) -> Val {
@@ -155,5 +230,38 @@ impl GraphAcc {
             *slot = v;
         }
         self.tracker.touch(pos);
+    }
+}
+
+impl GraphAcc {
+    /// The receiver now has the whole list as it is.
+    pub fn sync(&mut self) {
+        self.tracker.sync(self.items.len());
+        self.sent = self.nodes.iter().map(Node::sent).collect();
+    }
+
+    /// The ops since the last patch for the list at `path`: new nodes whole, and for each
+    /// changed node only what changed (a node's id lists grow by an id an event, so resending
+    /// the node would cost the length of its lists).
+    pub fn patch_ops(&mut self, path: &[Seg], out: &mut Vec<PatchOp>) {
+        let change = self.tracker.take(self.items.len());
+        let (nodes, sent) = (&self.nodes, &self.sent);
+        let idx = list_ops_by_slot(
+            path,
+            change,
+            sent.len(),
+            &self.items,
+            |i, ops| match (nodes.get(i), sent.get(i)) {
+                (Some(n), Some(s)) => {
+                    n.diff(s, path, i, ops);
+                    true
+                }
+                _ => false,
+            },
+            out,
+        );
+        record_sent(&mut self.sent, self.items.len(), &idx, |i| {
+            self.nodes.get(i).map(Node::sent)
+        });
     }
 }

@@ -7,7 +7,7 @@ use super::fxhash::HashMap;
 use serde_json::Value;
 
 use super::normalization::{ev_val, or_nullish};
-use super::patch::ListTracker;
+use super::patch::{list_ops_by_slot, record_sent, slot_ops, ListTracker, PatchOp, Seg};
 use crate::contract::event::{Ev, Js, Odd, OddOp};
 use crate::contract::js::{is_js_whitespace, js_trim};
 use crate::contract::val::{Obj, Val};
@@ -571,6 +571,8 @@ pub struct MessagesAcc {
     /// The materialized output list.
     pub items: Vec<Val>,
     pub tracker: ListTracker,
+    /// The receiver's copy of `items`, as of the last patch (shared values, not copies).
+    sent: Vec<Val>,
 }
 
 impl MessagesAcc {
@@ -694,5 +696,34 @@ impl MessagesAcc {
         for i in start..self.items.len() {
             self.tracker.touch(i);
         }
+    }
+}
+
+impl MessagesAcc {
+    /// The receiver now has the whole list as it is.
+    pub fn sync(&mut self) {
+        self.tracker.sync(self.items.len());
+        self.sent.clone_from(&self.items);
+    }
+
+    /// The ops since the last patch for the list at `path`: new parts whole; a changed part as
+    /// what changed when it keeps its keys (a streamed text grows by its delta: `Append`).
+    pub fn patch_ops(&mut self, path: &[Seg], out: &mut Vec<PatchOp>) {
+        let change = self.tracker.take(self.items.len());
+        let (items, sent) = (&self.items, &self.sent);
+        let idx = list_ops_by_slot(
+            path,
+            change,
+            sent.len(),
+            items,
+            |i, ops| match (sent.get(i), items.get(i)) {
+                (Some(old), Some(new)) => slot_ops(path, i, old, new, ops),
+                _ => false,
+            },
+            out,
+        );
+        record_sent(&mut self.sent, self.items.len(), &idx, |i| {
+            self.items.get(i).cloned()
+        });
     }
 }

@@ -22,6 +22,9 @@ pub enum PatchOp {
         len: usize,
         set: Vec<(usize, Val)>,
     },
+    /// The string at `path` gets `suffix` (a `Val::Str`) appended: a streamed text grows by
+    /// its delta, not by a second copy of all of it.
+    Append { path: Vec<Seg>, suffix: Val },
 }
 
 /// Initial capacity of a patch's text: a typical one-event patch fits, so the text is not
@@ -56,11 +59,7 @@ impl Patch {
             }
             match op {
                 PatchOp::Replace { path, value } => {
-                    out.push_str("{\"p\":");
-                    write_path(path, out);
-                    out.push_str(",\"v\":");
-                    value.write_json_with(out, field_of);
-                    out.push('}');
+                    write_value_op(path, "v", value, out, field_of);
                 }
                 PatchOp::List { path, len, set } => {
                     out.push_str("{\"p\":");
@@ -79,6 +78,9 @@ impl Patch {
                         out.push(']');
                     }
                     out.push_str("]}");
+                }
+                PatchOp::Append { path, suffix } => {
+                    write_value_op(path, "add", suffix, out, field_of);
                 }
             }
         }
@@ -99,7 +101,9 @@ impl Patch {
     pub fn apply_to(&self, state: &mut Val) -> Result<(), String> {
         for op in &self.ops {
             let path = match op {
-                PatchOp::Replace { path, .. } | PatchOp::List { path, .. } => path,
+                PatchOp::Replace { path, .. }
+                | PatchOp::List { path, .. }
+                | PatchOp::Append { path, .. } => path,
             };
             let mut cur: &mut Val = state;
             for seg in path {
@@ -139,10 +143,33 @@ impl Patch {
                     }
                     *cur = Val::arr(items);
                 }
+                PatchOp::Append { suffix, .. } => {
+                    let (Some(a), Some(b)) = (cur.as_str(), suffix.as_str()) else {
+                        return Err(format!("append to a non-string at {path:?}"));
+                    };
+                    *cur = Val::string(format!("{a}{b}"));
+                }
             }
         }
         Ok(())
     }
+}
+
+/// `{"p": <path>, "<key>": <value>}`.
+fn write_value_op(
+    path: &[Seg],
+    key: &str,
+    value: &Val,
+    out: &mut String,
+    field_of: &StrSource<'_>,
+) {
+    out.push_str("{\"p\":");
+    write_path(path, out);
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    value.write_json_with(out, field_of);
+    out.push('}');
 }
 
 fn write_path(path: &[Seg], out: &mut String) {
@@ -232,6 +259,133 @@ fn diff_child(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
             path: path.clone(),
             value: b.clone(),
         });
+    }
+}
+
+/// Shortest text worth appending to rather than resending.
+const MIN_APPEND_BYTES: usize = 64;
+
+/// The ops that turn slot `i` of the array at `path`, last sent as `old`, into `new`, when both
+/// are objects with the same keys in the same order: per changed key, a string that grew at its
+/// end is an `Append`, an array that grew at its end a `List` of its new slots, anything else a
+/// `Replace`. `false` (nothing pushed) when the slot must be sent whole. Compares each key's
+/// values once (`Rc` identity first), so the cost is that of the changed values' old parts.
+pub fn slot_ops(path: &[Seg], i: usize, old: &Val, new: &Val, out: &mut Vec<PatchOp>) -> bool {
+    let (Val::Obj(a), Val::Obj(b)) = (old, new) else {
+        return false;
+    };
+    if std::rc::Rc::ptr_eq(a, b) {
+        return true;
+    }
+    if a.len() != b.len() || !a.keys().eq(b.keys()) {
+        return false;
+    }
+    let at = |k: &str| {
+        let mut p = path.to_vec();
+        p.push(Seg::Index(i));
+        p.push(Seg::Name(std::rc::Rc::from(k)));
+        p
+    };
+    for ((k, av), (_, bv)) in a.iter().zip(b.iter()) {
+        match (av, bv) {
+            (Val::Str(x), Val::Str(y)) if std::rc::Rc::ptr_eq(x, y) => {}
+            (Val::Str(x), Val::Str(y))
+                if x.len() >= MIN_APPEND_BYTES && y.len() > x.len() && y.starts_with(&**x) =>
+            {
+                out.push(PatchOp::Append {
+                    path: at(k),
+                    suffix: Val::str(y.get(x.len()..).unwrap_or_default()),
+                });
+            }
+            (Val::Arr(x), Val::Arr(y))
+                if !std::rc::Rc::ptr_eq(x, y)
+                    && y.len() >= x.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|(p, q)| crate::contract::val::deep_equal(p, q)) =>
+            {
+                if y.len() > x.len() {
+                    out.push(PatchOp::List {
+                        path: at(k),
+                        len: y.len(),
+                        set: (x.len()..y.len())
+                            .filter_map(|j| y.get(j).map(|v| (j, v.clone())))
+                            .collect(),
+                    });
+                }
+            }
+            _ => {
+                if !crate::contract::val::deep_equal(av, bv) {
+                    out.push(PatchOp::Replace {
+                        path: at(k),
+                        value: bv.clone(),
+                    });
+                }
+            }
+        }
+    }
+    true
+}
+
+/// `change` of the array `items` at `path`, of which the receiver has the first `had` slots:
+/// new slots whole, and a changed slot the receiver has as the ops `diff(i, ops)` pushes when
+/// it can (else whole). Returns the slots the receiver now has anew, ascending (every slot
+/// after a whole replacement).
+pub fn list_ops_by_slot(
+    path: &[Seg],
+    change: ListChange,
+    had: usize,
+    items: &[Val],
+    mut diff: impl FnMut(usize, &mut Vec<PatchOp>) -> bool,
+    out: &mut Vec<PatchOp>,
+) -> Vec<usize> {
+    match change {
+        ListChange::None => Vec::new(),
+        ListChange::All => {
+            out.push(PatchOp::Replace {
+                path: path.to_vec(),
+                value: Val::arr(items.to_vec()),
+            });
+            (0..items.len()).collect()
+        }
+        ListChange::Slots { len, idx } => {
+            let mut set = Vec::new();
+            let mut nested = Vec::new();
+            for &i in &idx {
+                let Some(v) = items.get(i) else { continue };
+                if i >= had || !diff(i, &mut nested) {
+                    set.push((i, v.clone()));
+                }
+            }
+            if !set.is_empty() || len != had {
+                out.push(PatchOp::List {
+                    path: path.to_vec(),
+                    len,
+                    set,
+                });
+            }
+            out.extend(nested);
+            idx
+        }
+    }
+}
+
+/// Record in `sent` (the receiver's copy of a list, one entry a slot) the slots `idx` a
+/// patch sent anew, for a list now `len` long; `now(i)` is slot `i`'s entry.
+pub fn record_sent<T>(
+    sent: &mut Vec<T>,
+    len: usize,
+    idx: &[usize],
+    now: impl Fn(usize) -> Option<T>,
+) {
+    sent.truncate(len);
+    for &i in idx {
+        let Some(v) = now(i) else { continue };
+        if let Some(s) = sent.get_mut(i) {
+            *s = v;
+        } else if i == sent.len() {
+            sent.push(v);
+        }
     }
 }
 
@@ -343,6 +497,61 @@ mod tests {
         );
         t.mark_all();
         assert_eq!(t.take(3), ListChange::All);
+    }
+
+    #[test]
+    fn slot_ops_send_what_changed_in_a_slot() {
+        let text = "x".repeat(MIN_APPEND_BYTES);
+        let part = |t: &str, refs: Vec<Val>, state: &str| {
+            crate::contract::val::Obj::new()
+                .k("text", Val::str(t))
+                .k("refs", Val::arr(refs))
+                .k("state", Val::str(state))
+                .into_val()
+        };
+        let old = part(&text, vec![Val::str("a")], "streaming");
+        let new = part(
+            &format!("{text} more"),
+            vec![Val::str("a"), Val::str("b")],
+            "final",
+        );
+        let path = [Seg::Key("messages")];
+        let mut ops = Vec::new();
+        assert!(slot_ops(&path, 1, &old, &new, &mut ops));
+        let doc = |slot: &Val| {
+            crate::contract::val::Obj::new()
+                .k("messages", Val::arr(vec![Val::Null, slot.clone()]))
+                .into_val()
+        };
+        let mut state = doc(&old);
+        Patch {
+            full: false,
+            ops: ops.clone(),
+        }
+        .apply_to(&mut state)
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(crate::contract::val::deep_equal(&state, &doc(&new)));
+        let text_json = Patch { full: false, ops }.to_json();
+        assert!(
+            text_json.contains(r#"{"p":["messages",1,"text"],"add":" more"}"#),
+            "{text_json}"
+        );
+        assert!(text_json.contains(r#"{"p":["messages",1,"refs"],"len":2,"set":[[1,"b"]]}"#));
+        assert!(text_json.contains(r#"{"p":["messages",1,"state"],"v":"final"}"#));
+        // A short text is replaced, not appended to; other keys: the slot goes whole.
+        let mut ops = Vec::new();
+        assert!(slot_ops(
+            &path,
+            0,
+            &part("ab", vec![], "s"),
+            &part("abc", vec![], "s"),
+            &mut ops
+        ));
+        assert!(matches!(ops.as_slice(), [PatchOp::Replace { .. }]));
+        let other = crate::contract::val::Obj::new()
+            .k("text", Val::str("ab"))
+            .into_val();
+        assert!(!slot_ops(&path, 0, &other, &new, &mut Vec::new()));
     }
 
     #[test]

@@ -805,9 +805,9 @@ impl<'a> ProjectorCore<'a> {
         self.rm.sync();
         self.tools.sync();
         self.subagents.sync();
-        self.messages.tracker.sync(self.messages.items.len());
+        self.messages.sync();
         self.t_timeline.sync(self.timeline.len());
-        self.graph.tracker.sync(self.graph.items.len());
+        self.graph.sync();
         self.artifacts.tracker.sync(self.artifacts.items.len());
         self.evidence.tracker.sync(self.evidence.items.len());
         self.t_diags.sync(self.diags.len());
@@ -899,9 +899,11 @@ impl<'a> ProjectorCore<'a> {
                 });
             }
         }
-        // Plain lists.
+        // A list sent whole while a state delta overrides it (or just after), else by its
+        // changes (`$sync`: the receiver has it whole; `$changes`: push the ops since the last
+        // patch).
         macro_rules! list {
-            ($key:literal, $items:expr, $tracker:expr) => {{
+            ($key:literal, $sync:expr, $changes:expr) => {{
                 if is_whole($key) {
                     if let Some(v) = self
                         .output_value($key, ovr)
@@ -912,17 +914,34 @@ impl<'a> ProjectorCore<'a> {
                             value: v,
                         });
                     }
-                    let n = $items.len();
-                    $tracker.sync(n);
+                    $sync;
                 } else {
-                    let ch = $tracker.take($items.len());
-                    ops.extend(list_op(ptr_keys(&[$key]), ch, &$items));
+                    $changes;
                 }
             }};
         }
-        list!("messages", self.messages.items, self.messages.tracker);
-        list!("timeline", self.timeline, self.t_timeline);
-        list!("graph", self.graph.items, self.graph.tracker);
+        // Plain lists: changed slots whole.
+        macro_rules! plain {
+            ($key:literal, $items:expr, $tracker:expr) => {
+                list!($key, $tracker.sync($items.len()), {
+                    let ch = $tracker.take($items.len());
+                    ops.extend(list_op(ptr_keys(&[$key]), ch, &$items));
+                })
+            };
+        }
+        // Messages and graph: a changed part or node as what changed in it.
+        macro_rules! parts {
+            ($key:literal, $acc:expr) => {
+                list!(
+                    $key,
+                    $acc.sync(),
+                    $acc.patch_ops(&[Seg::Key($key)], &mut ops)
+                )
+            };
+        }
+        parts!("messages", self.messages);
+        plain!("timeline", self.timeline, self.t_timeline);
+        parts!("graph", self.graph);
         for (k, is_tools) in [("tools", true), ("actions", false)] {
             if is_whole(k) {
                 if let Some(v) = self
@@ -940,8 +959,8 @@ impl<'a> ProjectorCore<'a> {
             }
         }
         self.tools.patch_ops(&mut ops);
-        list!("artifacts", self.artifacts.items, self.artifacts.tracker);
-        list!("evidence", self.evidence.items, self.evidence.tracker);
+        plain!("artifacts", self.artifacts.items, self.artifacts.tracker);
+        plain!("evidence", self.evidence.items, self.evidence.tracker);
         // Diagnostics: whole, or event list plus the failures of deltas.
         let failures: Vec<Val> = ovr.map(|o| o.side_failures.clone()).unwrap_or_default();
         let filtered = !failures.is_empty() && self.side_diagnostics(&failures).1;

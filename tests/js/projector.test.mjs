@@ -50,6 +50,31 @@ test("long stream: states are immutable, share unchanged subtrees, and equal the
   assert.deepStrictEqual(prev, api.projectAgentUiState({ executionEvents: events, sourceCount: 2 }));
 });
 
+test("a streamed message and its turn node change in place: every state equals the batch of its prefix", () => {
+  // A long text grows by each delta (the patch appends to it) and the turn node's id list by an
+  // id (the patch sends the new id); other parts and nodes stay the same objects.
+  const events = [
+    { id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", createdAt: "2026-07-01T09:00:00.000Z" },
+    { id: "r0", sequence: 2, eventClass: "reasoning.delta", kind: "reasoning", status: "running", turnId: "turn1", payload: { text: "thinking about it first" } },
+  ];
+  for (let i = 1; i <= 120; i++) {
+    events.push({
+      id: `d${i}`, sequence: i + 2, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
+      messageId: "m1", payload: { text: `token${i} ${i % 7 === 0 ? "\u0000x " : ""}and more words ` },
+    });
+  }
+  events.push({ id: "done", sequence: 200, eventClass: "model.completed", kind: "message", status: "completed", turnId: "turn1", messageId: "m1" });
+  const projector = api.createAgentUiProjector();
+  let prev = deepFreeze(projector.getState());
+  for (let i = 0; i < events.length; i++) {
+    const next = deepFreeze(projector.apply(events[i]));
+    assert.deepStrictEqual(next, api.projectAgentUiState({ executionEvents: events.slice(0, i + 1) }), `after event ${i}`);
+    if (i >= 2) assert.equal(next.messages[0], prev.messages[0], `the reasoning part is shared at event ${i}`);
+    prev = next;
+  }
+  assert.ok(prev.messages.at(-1).text.length > 2000, "the text grew long");
+});
+
 test("idempotency: a seen id and getState() return the previous object", () => {
   const events = api.generateRuntimeEvents(200, 3);
   const projector = api.createAgentUiProjector();

@@ -17,6 +17,9 @@ FEATURES=()
 OUT=pkg
 if [[ "${1:-}" == "--debug" ]]; then MODE=debug; fi
 if [[ "${1:-}" == "--profiling" ]]; then PROFILING=1; fi
+# The package's tables come from a native program (crates/package-tables) that assemble-pkg.mjs
+# runs; it is the same for every variant, so it is built in the usual target directory.
+TABLES_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 if [[ "${1:-}" == "--test-faults" ]]; then
   FEATURES=(--features test-faults)
   OUT=target/pkg-test-faults
@@ -53,7 +56,7 @@ if [[ "$MODE" == release ]]; then
   mv "$OUT/glue/${CRATE}_bg.opt.wasm" "$OUT/glue/${CRATE}_bg.wasm"
 fi
 
-PKG_OUT="$OUT" node scripts/assemble-pkg.mjs
+PKG_OUT="$OUT" TABLES_TARGET_DIR="$TABLES_TARGET_DIR" node scripts/assemble-pkg.mjs
 
 if [[ "$PROFILING" == 1 ]]; then
   PROF="$ROOT/target/pkg-profiling"

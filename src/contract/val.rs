@@ -712,6 +712,18 @@ pub fn write_json_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// JSON array of string literals ([`write_json_str`] each).
+pub fn write_json_str_list(items: &[&str], out: &mut String) {
+    out.push('[');
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_str(s, out);
+    }
+    out.push(']');
+}
+
 /// Where a shared string came from: `(input event index, event field name)`.
 pub type StrSource<'a> = dyn Fn(&Rc<str>) -> Option<(u32, &'static str)> + 'a;
 
@@ -849,7 +861,15 @@ mod tests {
         // JSON.stringify and serde_json agree on escapes for valid Unicode text.
         let mut all: String = (0u32..0x80).filter_map(char::from_u32).collect();
         all.push_str("é\u{2028}\u{2029}😀\"\\");
-        for s in [all.as_str(), "", "plain", "\u{0}x", "a\u{1f}b", "tail\"", "a\\b\nc\t"] {
+        for s in [
+            all.as_str(),
+            "",
+            "plain",
+            "\u{0}x",
+            "a\u{1f}b",
+            "tail\"",
+            "a\\b\nc\t",
+        ] {
             let mut out = String::new();
             write_json_str(s, &mut out);
             assert_eq!(out, serde_json::to_string(s).unwrap_or_default());

@@ -25,23 +25,7 @@ fn json(v: &Value) -> String {
     serde_json::to_string(v).expect("serializable")
 }
 
-pub fn constants_are_complete() {
-    let c: Value = serde_json::from_str(&api::constants_json()).expect("constants JSON");
-    assert_eq!(c["fixtureSchemaVersion"], "agent-ui-fixture/v0.1");
-    assert_eq!(c["eventClasses"].as_array().map(Vec::len), Some(48));
-    assert_eq!(c["legacyTerminalClasses"].as_array().map(Vec::len), Some(6));
-    let files = c["schemaFiles"].as_object().expect("schemaFiles");
-    let names: Vec<&str> = files.keys().map(String::as_str).collect();
-    assert_eq!(
-        names,
-        [
-            "runtimeEvent",
-            "runtimeStateDelta",
-            "projectionState",
-            "runtimeCapabilityManifest",
-            "projectionEvent"
-        ]
-    );
+pub fn event_classes_are_recognized() {
     assert!(api::is_agent_ui_event_class("action.required"));
     assert!(!api::is_agent_ui_event_class("Action.required"));
 }

@@ -1,5 +1,5 @@
-//! Free functions: validators, sequence verification, terminal helpers, secret redaction,
-//! batch projections and the event generator.
+//! Free functions: validators, sequence verification, terminal helpers, secret redaction and
+//! batch projections.
 //!
 //! Functions named with a `len` parameter read their JSON input from the input buffer
 //! ([`super::input_buffer`] / [`set_input`]); results are wire-encoded JSON text.
@@ -364,11 +364,4 @@ pub fn replay_fixture(len: usize) -> Result<String, JsError> {
     replay::replay_agent_ui_fixture(&fixture)
         .map(|v| wire(&v))
         .map_err(|e| JsError::new(&e.message))
-}
-
-/// `generateRuntimeEvents(n, seed, options)`: a JSON array of events.
-#[wasm_bindgen]
-pub fn generate_events(n: usize, seed: u32, options_json: &str) -> Result<String, JsError> {
-    crate::generator::generate_json_with(n, seed, options_json, crate::contract::json::parse_value)
-        .map_err(|e| JsError::new(&e))
 }

@@ -2,6 +2,7 @@
 //! the bindings exercised on the embedded conformance fixtures and generated streams.
 
 use agent_runtime_projection::contract::fixtures::conformance_fixtures_json;
+use agent_runtime_projection::generator::generate_json;
 use agent_runtime_projection::wasm::api;
 use agent_runtime_projection::wasm::projector::WasmProjector;
 use serde_json::Value;
@@ -108,10 +109,9 @@ pub fn terminal_helpers() {
 /// generated stream; event objects come back as wire references.
 pub fn projector_matches_batch() {
     let mut streams: Vec<Vec<Value>> = fixtures().iter().map(events_of).collect();
-    let generated: Value = serde_json::from_str(
-        &api::generate_events(400, 7, "{\"subagentRate\":0.5}").expect("generate"),
-    )
-    .expect("JSON");
+    let generated: Value =
+        serde_json::from_str(&generate_json(400, 7, "{\"subagentRate\":0.5}").expect("generate"))
+            .expect("JSON");
     streams.push(generated.as_array().cloned().unwrap_or_default());
     for events in streams {
         let batch =
@@ -144,7 +144,7 @@ pub fn projector_matches_batch() {
 
 pub fn bad_input_is_refused_without_change() {
     let events: Value =
-        serde_json::from_str(&api::generate_events(30, 2, "{}").expect("generate")).expect("JSON");
+        serde_json::from_str(&generate_json(30, 2, "{}").expect("generate")).expect("JSON");
     let events = events.as_array().cloned().unwrap_or_default();
     // What cannot be carried is refused in both modes; strict mode also refuses what is outside
     // its boundary (the default projects it as the reference does).
@@ -181,7 +181,7 @@ pub fn bad_input_is_refused_without_change() {
     for (i, bad) in outside_strict.iter().enumerate() {
         assert!(lax.apply(load(bad), i as u32).expect("projected"), "{bad}");
     }
-    assert!(api::generate_events(3, 1, "{bad").is_err());
+    assert!(generate_json(3, 1, "{bad").is_err());
 }
 
 pub fn input_buffer_handles_non_ascii() {
@@ -265,7 +265,7 @@ pub fn batch_arena_keeps_blocks_apart() {
     assert!(unsafe { in_batch_arena(exercise_heap) });
     // SAFETY: as above.
     assert!(unsafe { in_batch_arena(large_blocks) });
-    let text = api::generate_events(3000, 11, "{}").expect("generate");
+    let text = generate_json(3000, 11, "{}").expect("generate");
     let first = api::project(load(&text), None, false).expect("project");
     let mut plain: Vec<String> = Vec::new();
     for round in 0..3 {

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::alloc::BatchArena;
 use super::input::with_input;
 use crate::contract::val::Val;
-use crate::contract::{constants, normalize, sequence, terminal, validation};
+use crate::contract::{normalize, sequence, terminal, validation};
 use crate::projection::{replay, snapshot, subagents};
 
 /// Copy `text` into the input buffer; returns its length in bytes (the slow path, and tests).
@@ -281,11 +281,6 @@ pub fn is_runtime_settled_status_value(v: Option<String>) -> bool {
 #[wasm_bindgen]
 pub fn runtime_status_for_terminal_event_class(v: Option<String>) -> Option<String> {
     terminal::runtime_status_for_terminal_event_class(v.as_deref()).map(|s| s.to_string())
-}
-
-#[wasm_bindgen]
-pub fn is_agent_ui_event_class(v: &str) -> bool {
-    constants::is_agent_ui_event_class_str(v)
 }
 
 /// `normalizeRuntimeEvent(event)`: the normalized event as JSON text.

@@ -26,11 +26,6 @@ fn json(v: &Value) -> String {
     serde_json::to_string(v).expect("serializable")
 }
 
-pub fn event_classes_are_recognized() {
-    assert!(api::is_agent_ui_event_class("action.required"));
-    assert!(!api::is_agent_ui_event_class("Action.required"));
-}
-
 pub fn fixtures_validate_and_verify_clean() {
     let all = fixtures();
     assert_eq!(all.len(), 13);

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::val::{write_json_str, write_json_str_list};
+use super::val::{write_json_str, write_json_str_list, write_json_str_map};
 
 /// Schema version carried by every conformance fixture.
 pub const AGENT_UI_FIXTURE_SCHEMA_VERSION: &str = "agent-ui-fixture/v0.1";
@@ -144,16 +144,12 @@ pub fn constants_json() -> String {
     write_json_str_list(&AGENT_UI_EVENT_CLASSES, &mut s);
     s.push_str(",\"legacyTerminalClasses\":");
     write_json_str_list(&LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES, &mut s);
-    s.push_str(",\"schemaFiles\":{");
-    for (i, (short, file, _)) in SCHEMA_FILES.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        write_json_str(short, &mut s);
-        s.push(':');
-        write_json_str(file, &mut s);
-    }
-    s.push_str("}}");
+    s.push_str(",\"schemaFiles\":");
+    write_json_str_map(
+        SCHEMA_FILES.iter().map(|(short, file, _)| (*short, *file)),
+        &mut s,
+    );
+    s.push('}');
     s
 }
 

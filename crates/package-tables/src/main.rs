@@ -9,7 +9,7 @@
 //! text exactly as the core writes it).
 
 use agent_runtime_projection::contract::constants::{constants_json, EVENT_SCHEMA_JSON};
-use agent_runtime_projection::contract::val::write_json_str;
+use agent_runtime_projection::contract::val::write_json_str_map;
 use agent_runtime_projection::projection::{templates, tool_lifecycle, view_rules};
 
 fn main() {
@@ -20,15 +20,10 @@ fn main() {
         ("toolLifecycleRules", tool_lifecycle::rules_json()),
         ("eventSchema", EVENT_SCHEMA_JSON.to_owned()),
     ];
-    let mut out = String::from("{");
-    for (i, (name, json)) in tables.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_json_str(name, &mut out);
-        out.push(':');
-        write_json_str(json, &mut out);
-    }
-    out.push('}');
+    let mut out = String::new();
+    write_json_str_map(
+        tables.iter().map(|(name, json)| (*name, json.as_str())),
+        &mut out,
+    );
     println!("{out}");
 }

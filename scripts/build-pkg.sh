@@ -64,7 +64,7 @@ if [[ "$MODE" == release ]]; then
   node_modules/.bin/wasm-opt -Oz --low-memory-unused --converge --strip-debug --strip-producers \
     "${WASM_FEATURES[@]}" "$GENERATOR_WASM" -o "$OUT/glue/generator.wasm"
 else
-  cp "$GENERATOR_WASM" "$OUT/glue/generator.wasm"
+  install -m 0644 "$GENERATOR_WASM" "$OUT/glue/generator.wasm"
 fi
 
 PKG_OUT="$OUT" TABLES_TARGET_DIR="$TABLES_TARGET_DIR" node scripts/assemble-pkg.mjs

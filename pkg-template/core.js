@@ -74,8 +74,8 @@ export function requireInstance(what) {
   throw new Error(`${what}: the WebAssembly module is still compiling; await the package's \`ready\` promise first`);
 }
 
-/** Whether `error`, thrown out of a call into the module, is a trap of the module. */
-function isTrap(error) {
+/** Whether `error`, thrown out of a call into a WebAssembly module, is a trap of the module. */
+export function isTrap(error) {
   if (error instanceof WebAssembly.RuntimeError) return true;
   // A stack overflow inside the module (V8: RangeError; Firefox: InternalError).
   if (error instanceof RangeError && /call stack/i.test(error.message)) return true;

@@ -4,16 +4,18 @@
 // the host allows it (the package is usable as soon as it is imported); where synchronous
 // compilation or instantiation is refused (older Chrome and Android WebView above 4 KB), it is
 // compiled asynchronously and the package's `ready` promise resolves once it is usable.
+import { decodeBase64 } from "./base64.js";
 import { installAsync, installSync } from "./core.js";
+import { loadGeneratorAsync } from "./generator.js";
 import { wasmBase64 } from "./glue/wasm-inline.js";
 
-function decodeBase64(b64) {
-  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(b64);
-  if (typeof globalThis.Buffer === "function") return globalThis.Buffer.from(b64, "base64");
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+/**
+ * `promisedModule`, once the event generator's module is usable too: where the host refuses
+ * synchronous compilation, generator.js cannot compile it on its first call, so it is compiled
+ * now and `ready` covers it (a failure there is reported by `generateRuntimeEvents` alone).
+ */
+function withGenerator(promisedModule) {
+  return Promise.all([promisedModule, loadGeneratorAsync()]).then(([module]) => module);
 }
 
 const bytes = decodeBase64(wasmBase64);
@@ -21,12 +23,12 @@ let module = null;
 try {
   module = new WebAssembly.Module(bytes);
 } catch {
-  installAsync(WebAssembly.compile(bytes));
+  installAsync(withGenerator(WebAssembly.compile(bytes)));
 }
 if (module !== null) {
   try {
     installSync(module);
   } catch {
-    installAsync(Promise.resolve(module));
+    installAsync(withGenerator(Promise.resolve(module)));
   }
 }

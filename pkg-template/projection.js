@@ -1,9 +1,9 @@
 // The projection package's core API (@limecloud/agent-runtime-projection): batch projections,
-// fixture replay, the incremental projectors, and the event generator.
+// fixture replay, the incremental projectors, and the event generator (its own module:
+// generator.js).
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
   call,
-  callSized,
   callWithText,
   describe,
   eventListText,
@@ -18,6 +18,7 @@ import {
 } from "./boundary.js";
 import { applyPatch, parseWire } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
+import { generateEvents } from "./generator.js";
 
 function currentGeneration() {
   return instance.generation;
@@ -98,8 +99,7 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
   if (!Number.isInteger(n) || n < 0) throw new TypeError(`${what}: n must be a non-negative integer.`);
   if (!Number.isInteger(seed)) throw new TypeError(`${what}: seed must be an integer.`);
   const text = jsonText(options ?? {}, `${what}: options`);
-  // ~520 bytes of output an event: large streams are generated on a fresh instance.
-  return JSON.parse(callSized(what, n > 4000, () => wasm.generate_events(n, seed >>> 0, text)));
+  return generateEvents(what, n, seed >>> 0, text);
 }
 
 // ---------------------------------------------------------------------------------------------

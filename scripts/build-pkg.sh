@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the npm package into pkg/:
-#   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt (npm binaryen) -> assemble.
+#   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt (npm binaryen) -> assemble;
+#   the event generator's module (crates/generator-wasm, no wasm-bindgen): cargo -> wasm-opt.
 # Options: --debug      build with the `panic-hook` feature and without wasm-opt (readable panics).
 #          --profiling  the release package, plus a copy for CPU profiles in Node at
 #                       target/pkg-profiling whose .wasm keeps its function names
@@ -17,6 +18,9 @@ FEATURES=()
 OUT=pkg
 if [[ "${1:-}" == "--debug" ]]; then MODE=debug; fi
 if [[ "${1:-}" == "--profiling" ]]; then PROFILING=1; fi
+# The package's tables come from a native program (crates/package-tables) that assemble-pkg.mjs
+# runs; it is the same for every variant, so it is built in the usual target directory.
+TABLES_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 if [[ "${1:-}" == "--test-faults" ]]; then
   FEATURES=(--features test-faults)
   OUT=target/pkg-test-faults
@@ -27,33 +31,43 @@ bash scripts/ensure-tools.sh
 
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 CRATE=agent_runtime_projection
+GENERATOR=agent-runtime-projection-generator-wasm
 if [[ "$MODE" == release ]]; then
   # `wasm-release` (Cargo.toml): the release profile optimized for size.
   cargo build --lib --profile wasm-release --target wasm32-unknown-unknown "${FEATURES[@]}"
-  WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/$CRATE.wasm"
+  cargo build -p "$GENERATOR" --profile wasm-release --target wasm32-unknown-unknown
+  WASM_DIR="$TARGET_DIR/wasm32-unknown-unknown/wasm-release"
 else
   cargo build --lib --target wasm32-unknown-unknown --features panic-hook
-  WASM="$TARGET_DIR/wasm32-unknown-unknown/debug/$CRATE.wasm"
+  cargo build -p "$GENERATOR" --target wasm32-unknown-unknown
+  WASM_DIR="$TARGET_DIR/wasm32-unknown-unknown/debug"
 fi
+WASM="$WASM_DIR/$CRATE.wasm"
+GENERATOR_WASM="$WASM_DIR/${GENERATOR//-/_}.wasm"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/glue"
 wasm-bindgen --target web --out-dir "$OUT/glue" --out-name "$CRATE" "$WASM"
 
+# Features the Rust wasm32 target enables by default (so wasm-opt keeps what rustc emitted).
+WASM_FEATURES=(--enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int
+  --enable-sign-ext --enable-reference-types --enable-multivalue)
 if [[ "$MODE" == release ]]; then
-  # Features the Rust wasm32 target enables by default (so wasm-opt keeps what rustc emitted).
   # --low-memory-unused: nothing lives in the first KiB of memory (Rust's data starts at 1 MiB
   # above a downward stack that would have to be nearly exhausted to reach it), so constant
   # offsets fold into loads and stores; with --converge (passes repeated until the module stops
   # shrinking) the module is ~1.5 KB gzip smaller, at no cost in speed.
   node_modules/.bin/wasm-opt -O3 --low-memory-unused --converge --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-reference-types --enable-multivalue \
-    "$OUT/glue/${CRATE}_bg.wasm" -o "$OUT/glue/${CRATE}_bg.opt.wasm"
+    "${WASM_FEATURES[@]}" "$OUT/glue/${CRATE}_bg.wasm" -o "$OUT/glue/${CRATE}_bg.opt.wasm"
   mv "$OUT/glue/${CRATE}_bg.opt.wasm" "$OUT/glue/${CRATE}_bg.wasm"
+  # The generator's module: smallest code (it is on no hot path).
+  node_modules/.bin/wasm-opt -Oz --low-memory-unused --converge --strip-debug --strip-producers \
+    "${WASM_FEATURES[@]}" "$GENERATOR_WASM" -o "$OUT/glue/generator.wasm"
+else
+  install -m 0644 "$GENERATOR_WASM" "$OUT/glue/generator.wasm"
 fi
 
-PKG_OUT="$OUT" node scripts/assemble-pkg.mjs
+PKG_OUT="$OUT" TABLES_TARGET_DIR="$TABLES_TARGET_DIR" node scripts/assemble-pkg.mjs
 
 if [[ "$PROFILING" == 1 ]]; then
   PROF="$ROOT/target/pkg-profiling"
@@ -61,9 +75,7 @@ if [[ "$PROFILING" == 1 ]]; then
   cp -r pkg "$PROF"
   wasm-bindgen --target web --keep-debug --out-dir "$PROF/glue-named" --out-name "$CRATE" "$WASM"
   # Same optimization as the package; -g keeps the name section.
-  node_modules/.bin/wasm-opt -O3 --low-memory-unused --converge -g \
-    --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-reference-types --enable-multivalue \
+  node_modules/.bin/wasm-opt -O3 --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
     "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
   # Every entry loads the inlined bytes: inline the named module.
   node -e 'const fs = require("fs"); const [wasm, out] = process.argv.slice(1);

@@ -89,5 +89,33 @@ fn schemas_agree_with_constants() {
         assert!(!is_agent_ui_event_class(&json!(dead)));
     }
     assert!(is_agent_ui_event_class(&json!("action.required")));
+    assert!(!is_agent_ui_event_class(&json!("Action.required")));
     assert!(!is_agent_ui_event_class(&json!(5)));
+}
+
+/// The constants the package reads at import (`constants_json`, written into `glue/constants.js`
+/// by the package build): every list complete, the schema files in export order.
+#[test]
+fn constants_json_is_complete() {
+    let c: Value = serde_json::from_str(&constants_json()).expect("constants JSON");
+    assert_eq!(c["fixtureSchemaVersion"], "agent-ui-fixture/v0.1");
+    assert_eq!(c["eventClasses"].as_array().map(Vec::len), Some(48));
+    assert_eq!(c["eventClasses"], json!(AGENT_UI_EVENT_CLASSES.to_vec()));
+    assert_eq!(c["legacyTerminalClasses"].as_array().map(Vec::len), Some(6));
+    let files = c["schemaFiles"].as_object().expect("schemaFiles");
+    let names: Vec<&str> = files.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "runtimeEvent",
+            "runtimeStateDelta",
+            "projectionState",
+            "runtimeCapabilityManifest",
+            "projectionEvent"
+        ]
+    );
+    assert_eq!(
+        files["projectionEvent"],
+        "agent-ui-projection-event.v0.1.schema.json"
+    );
 }

@@ -6,7 +6,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod wasm_cases;
 
 wasm_case_tests!(
-    constants_are_complete,
     fixtures_validate_and_verify_clean,
     validators_report_issues_in_order,
     sequence_verifier_is_incremental,

@@ -4,7 +4,6 @@
 mod wasm_cases;
 
 wasm_case_tests!(
-    constants_are_complete,
     fixtures_validate_and_verify_clean,
     validators_report_issues_in_order,
     sequence_verifier_is_incremental,

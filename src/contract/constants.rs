@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::val::{write_json_str, write_json_str_list, write_json_str_map};
+
 /// Schema version carried by every conformance fixture.
 pub const AGENT_UI_FIXTURE_SCHEMA_VERSION: &str = "agent-ui-fixture/v0.1";
 
@@ -131,18 +133,25 @@ pub const SCHEMA_FILES: [(&str, &str, &str); 5] = [
     ),
 ];
 
-/// `(short name, file name)` of each schema in [`SCHEMA_FILES`], without the documents (what
-/// the wasm module needs: the package carries the documents in JS). Computed at compile time,
-/// so the documents are not linked where only the names are read.
-pub const SCHEMA_NAMES: [(&str, &str); 5] = {
-    let mut out = [("", ""); 5];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = (SCHEMA_FILES[i].0, SCHEMA_FILES[i].1);
-        i += 1;
-    }
-    out
-};
+/// The constants the JS package reads at import, as JSON text: `{"fixtureSchemaVersion",
+/// "eventClasses", "legacyTerminalClasses", "schemaFiles": {<short name>: <file name>}}` (schemas
+/// in [`SCHEMA_FILES`] order). The package build writes it into the package (`glue/constants.js`);
+/// the schema documents ship as files.
+pub fn constants_json() -> String {
+    let mut s = String::from("{\"fixtureSchemaVersion\":");
+    write_json_str(AGENT_UI_FIXTURE_SCHEMA_VERSION, &mut s);
+    s.push_str(",\"eventClasses\":");
+    write_json_str_list(&AGENT_UI_EVENT_CLASSES, &mut s);
+    s.push_str(",\"legacyTerminalClasses\":");
+    write_json_str_list(&LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES, &mut s);
+    s.push_str(",\"schemaFiles\":");
+    write_json_str_map(
+        SCHEMA_FILES.iter().map(|(short, file, _)| (*short, *file)),
+        &mut s,
+    );
+    s.push('}');
+    s
+}
 
 /// The JSON text of one schema by its short name (`runtimeEvent`, ...).
 pub fn schema_json(short_name: &str) -> Option<&'static str> {

@@ -712,6 +712,35 @@ pub fn write_json_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// JSON array of string literals ([`write_json_str`] each).
+pub fn write_json_str_list(items: &[&str], out: &mut String) {
+    out.push('[');
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_str(s, out);
+    }
+    out.push(']');
+}
+
+/// JSON object of string members ([`write_json_str`] each name and value), in the given order.
+pub fn write_json_str_map<'a>(
+    members: impl IntoIterator<Item = (&'a str, &'a str)>,
+    out: &mut String,
+) {
+    out.push('{');
+    for (i, (name, value)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_str(name, out);
+        out.push(':');
+        write_json_str(value, out);
+    }
+    out.push('}');
+}
+
 /// Where a shared string came from: `(input event index, event field name)`.
 pub type StrSource<'a> = dyn Fn(&Rc<str>) -> Option<(u32, &'static str)> + 'a;
 

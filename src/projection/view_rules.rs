@@ -10,7 +10,7 @@
 //! Every table is ordered: the first rule that matches decides.
 
 use crate::contract::js::js_trim;
-use crate::contract::val::write_json_str;
+use crate::contract::val::{write_json_str, write_json_str_list as list};
 
 // ---- status keys ------------------------------------------------------------------------------
 
@@ -483,17 +483,6 @@ pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
 }
 
 // ---- the tables as JSON -----------------------------------------------------------------------
-
-fn list(items: &[&str], out: &mut String) {
-    out.push('[');
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_json_str(s, out);
-    }
-    out.push(']');
-}
 
 fn key(k: &str, out: &mut String) {
     write_json_str(k, out);

@@ -1,5 +1,5 @@
-//! Free functions: constants, validators, sequence verification, terminal helpers,
-//! batch projections and the event generator.
+//! Free functions: validators, sequence verification, terminal helpers, secret redaction and
+//! batch projections.
 //!
 //! Functions named with a `len` parameter read their JSON input from the input buffer
 //! ([`super::input_buffer`] / [`set_input`]); results are wire-encoded JSON text.
@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::alloc::BatchArena;
 use super::input::with_input;
-use crate::contract::val::{write_json_str, Val};
-use crate::contract::{constants, normalize, sequence, terminal, validation};
+use crate::contract::val::Val;
+use crate::contract::{normalize, sequence, terminal, validation};
 use crate::projection::{replay, snapshot, subagents};
 
 /// Copy `text` into the input buffer; returns its length in bytes (the slow path, and tests).
@@ -131,20 +131,6 @@ fn issues_json(issues: &[validation::Issue]) -> String {
     ))
 }
 
-/// The JSON Schema of a runtime event, generated from the event model's field table (the build
-/// writes it into the package; the other schema documents ship from `schemas/`).
-#[wasm_bindgen]
-pub fn event_schema_json() -> String {
-    constants::EVENT_SCHEMA_JSON.to_owned()
-}
-
-/// The tool lifecycle metadata rule's table (`projection::tool_lifecycle`), for the UI
-/// projection-event builders: the build writes it into the package as JSON text.
-#[wasm_bindgen]
-pub fn tool_lifecycle_rules_json() -> String {
-    crate::projection::tool_lifecycle::rules_json()
-}
-
 /// `redactSecrets`: the JSON text in the input buffer with every secret-bearing member redacted
 /// (`contract::redact`), or `undefined` when nothing was redacted.
 #[wasm_bindgen]
@@ -152,54 +138,6 @@ pub fn redact_secrets_json(len: usize) -> Result<Option<String>, JsError> {
     with_input(len, |text| {
         crate::contract::redact::redact_json_text(text).map_err(|e| JsError::new(&e))
     })
-}
-
-/// The exported constants: `{"fixtureSchemaVersion", "eventClasses", "legacyTerminalClasses",
-/// "schemaFiles": {<short name>: <file name>}}` (schemas in export order). The schema
-/// documents themselves ship with the JS package (`glue/schemas.js`, written from `schemas/` by
-/// scripts/assemble-pkg.mjs), not inside the module.
-#[wasm_bindgen]
-pub fn constants_json() -> String {
-    let mut s = String::from("{\"fixtureSchemaVersion\":");
-    write_json_str(constants::AGENT_UI_FIXTURE_SCHEMA_VERSION, &mut s);
-    s.push_str(",\"eventClasses\":");
-    write_str_list(constants::AGENT_UI_EVENT_CLASSES.iter().copied(), &mut s);
-    s.push_str(",\"legacyTerminalClasses\":");
-    write_str_list(
-        constants::LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES
-            .iter()
-            .copied(),
-        &mut s,
-    );
-    s.push_str(",\"schemaFiles\":{");
-    for (i, (short, file)) in constants::SCHEMA_NAMES.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        write_json_str(short, &mut s);
-        s.push(':');
-        write_json_str(file, &mut s);
-    }
-    s.push_str("}}");
-    s
-}
-
-fn write_str_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
-    out.push('[');
-    for (i, x) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_json_str(x, out);
-    }
-    out.push(']');
-}
-
-/// The templates of the objects the JS side makes from an event (`projection::templates`), as
-/// JSON: the package build writes a JS maker per template from it.
-#[wasm_bindgen]
-pub fn templates_json() -> String {
-    crate::projection::templates::templates_json()
 }
 
 /// `collect*ValidationIssues`: `kind` is one of `runtimeEvent`, `threadReadModel`,
@@ -345,11 +283,6 @@ pub fn runtime_status_for_terminal_event_class(v: Option<String>) -> Option<Stri
     terminal::runtime_status_for_terminal_event_class(v.as_deref()).map(|s| s.to_string())
 }
 
-#[wasm_bindgen]
-pub fn is_agent_ui_event_class(v: &str) -> bool {
-    constants::is_agent_ui_event_class_str(v)
-}
-
 /// `normalizeRuntimeEvent(event)`: the normalized event as JSON text.
 #[wasm_bindgen]
 pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
@@ -426,11 +359,4 @@ pub fn replay_fixture(len: usize) -> Result<String, JsError> {
     replay::replay_agent_ui_fixture(&fixture)
         .map(|v| wire(&v))
         .map_err(|e| JsError::new(&e.message))
-}
-
-/// `generateRuntimeEvents(n, seed, options)`: a JSON array of events.
-#[wasm_bindgen]
-pub fn generate_events(n: usize, seed: u32, options_json: &str) -> Result<String, JsError> {
-    crate::generator::generate_json_with(n, seed, options_json, crate::contract::json::parse_value)
-        .map_err(|e| JsError::new(&e))
 }

@@ -1,7 +1,8 @@
 //! Bindings of the projection's views taken one at a time: the read-model, runtime-status and
 //! subagents accumulators, the tool and MCP surfaces, runtime status and state deltas over a
-//! list, the coding workbench view, the collaboration metadata builder, and the per-event rule
-//! tables the JS wrapper evaluates itself (`view_rules_json`).
+//! list, the coding workbench view and the collaboration metadata builder. (The per-event rule
+//! tables the JS wrapper evaluates itself are written into the package by its build:
+//! `projection::view_rules::rules_json`.)
 //!
 //! Inputs are read from the input buffer (see [`super::input`]); values that may hold
 //! `undefined` or stand for objects the caller keeps (a projection state) arrive wire-encoded
@@ -54,12 +55,6 @@ fn source_count(json: Option<String>) -> Result<Val, JsError> {
         None => Ok(Val::Num(0.0)),
         Some(t) => parse(&t).map(|v| Val::from_json(&v)),
     }
-}
-
-/// The per-event rule tables (`projection::view_rules::rules_json`).
-#[wasm_bindgen]
-pub fn view_rules_json() -> String {
-    view_rules::rules_json()
 }
 
 // ---- read model -------------------------------------------------------------------------------

@@ -154,14 +154,19 @@ async function servePlain() {
   return serve({ "/pkg/": join(appDir, "node_modules", ...PKG_NAME.split("/")), "/": join(here, "plain") });
 }
 
-test("a page that refuses synchronous compilation imports the package, awaits ready, projects", async () => {
+test("a page that refuses synchronous compilation imports the package, awaits ready, projects and generates", async () => {
   const { server, origin } = await servePlain();
   try {
     const { page, errors } = await render(origin, "/nosync.html", "#out:not(:text('loading'))");
     const out = JSON.parse(await page.textContent("#out"));
     const expected = api.projectAgentUiState({ executionEvents: api.getAgentUiFixture("hitl-action").events });
+    assert.equal(out.generated, JSON.stringify(api.generateRuntimeEvents(300, 7)), "the same stream as in Node");
+    delete out.generated;
     assert.deepEqual(out, {
       beforeReady: "projectAgentUiState: the WebAssembly module is still compiling; await the package's `ready` promise first",
+      generatorBeforeReady:
+        "generateRuntimeEvents: the event generator's WebAssembly module is still compiling; await the package's `ready` promise first",
+      generatedAgain: true,
       status: expected.runtime.status,
       events: expected.readModel.events.length,
       same: true,

@@ -2,6 +2,7 @@
 //! the bindings exercised on the embedded conformance fixtures and generated streams.
 
 use agent_runtime_projection::contract::fixtures::conformance_fixtures_json;
+use agent_runtime_projection::generator::generate_json;
 use agent_runtime_projection::wasm::api;
 use agent_runtime_projection::wasm::projector::WasmProjector;
 use serde_json::Value;
@@ -23,27 +24,6 @@ fn events_of(fixture: &Value) -> Vec<Value> {
 
 fn json(v: &Value) -> String {
     serde_json::to_string(v).expect("serializable")
-}
-
-pub fn constants_are_complete() {
-    let c: Value = serde_json::from_str(&api::constants_json()).expect("constants JSON");
-    assert_eq!(c["fixtureSchemaVersion"], "agent-ui-fixture/v0.1");
-    assert_eq!(c["eventClasses"].as_array().map(Vec::len), Some(48));
-    assert_eq!(c["legacyTerminalClasses"].as_array().map(Vec::len), Some(6));
-    let files = c["schemaFiles"].as_object().expect("schemaFiles");
-    let names: Vec<&str> = files.keys().map(String::as_str).collect();
-    assert_eq!(
-        names,
-        [
-            "runtimeEvent",
-            "runtimeStateDelta",
-            "projectionState",
-            "runtimeCapabilityManifest",
-            "projectionEvent"
-        ]
-    );
-    assert!(api::is_agent_ui_event_class("action.required"));
-    assert!(!api::is_agent_ui_event_class("Action.required"));
 }
 
 pub fn fixtures_validate_and_verify_clean() {
@@ -124,10 +104,9 @@ pub fn terminal_helpers() {
 /// generated stream; event objects come back as wire references.
 pub fn projector_matches_batch() {
     let mut streams: Vec<Vec<Value>> = fixtures().iter().map(events_of).collect();
-    let generated: Value = serde_json::from_str(
-        &api::generate_events(400, 7, "{\"subagentRate\":0.5}").expect("generate"),
-    )
-    .expect("JSON");
+    let generated: Value =
+        serde_json::from_str(&generate_json(400, 7, "{\"subagentRate\":0.5}").expect("generate"))
+            .expect("JSON");
     streams.push(generated.as_array().cloned().unwrap_or_default());
     for events in streams {
         let batch =
@@ -160,7 +139,7 @@ pub fn projector_matches_batch() {
 
 pub fn bad_input_is_refused_without_change() {
     let events: Value =
-        serde_json::from_str(&api::generate_events(30, 2, "{}").expect("generate")).expect("JSON");
+        serde_json::from_str(&generate_json(30, 2, "{}").expect("generate")).expect("JSON");
     let events = events.as_array().cloned().unwrap_or_default();
     // What cannot be carried is refused in both modes; strict mode also refuses what is outside
     // its boundary (the default projects it as the reference does).
@@ -197,7 +176,7 @@ pub fn bad_input_is_refused_without_change() {
     for (i, bad) in outside_strict.iter().enumerate() {
         assert!(lax.apply(load(bad), i as u32).expect("projected"), "{bad}");
     }
-    assert!(api::generate_events(3, 1, "{bad").is_err());
+    assert!(generate_json(3, 1, "{bad").is_err());
 }
 
 pub fn input_buffer_handles_non_ascii() {
@@ -281,7 +260,7 @@ pub fn batch_arena_keeps_blocks_apart() {
     assert!(unsafe { in_batch_arena(exercise_heap) });
     // SAFETY: as above.
     assert!(unsafe { in_batch_arena(large_blocks) });
-    let text = api::generate_events(3000, 11, "{}").expect("generate");
+    let text = generate_json(3000, 11, "{}").expect("generate");
     let first = api::project(load(&text), None, false).expect("project");
     let mut plain: Vec<String> = Vec::new();
     for round in 0..3 {

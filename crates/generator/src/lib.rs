@@ -103,31 +103,26 @@ pub fn for_each_event(n: usize, seed: u32, opts: &GenOptions, each: impl FnMut(V
     }
 }
 
+/// `n` as a stream length for [`generate_json`], or the error for a count above [`MAX_EVENTS`]
+/// (a count beyond `usize`, as a 32-bit WebAssembly module may be given, is refused the same way).
+pub fn checked_count(n: u64) -> Result<usize, String> {
+    match usize::try_from(n) {
+        Ok(count) if count <= MAX_EVENTS => Ok(count),
+        _ => Err(format!(
+            "generateRuntimeEvents: count {n} is above the limit of {MAX_EVENTS} events"
+        )),
+    }
+}
+
 /// [`generate`] as JSON array text (the same text as `JSON.stringify` of the JS generator's
 /// output). `options_json` is a JSON object of options (or `null`, or empty for defaults).
 /// Refuses `n` above [`MAX_EVENTS`], output above [`MAX_JSON_BYTES`] and bad options.
 pub fn generate_json(n: usize, seed: u32, options_json: &str) -> Result<String, String> {
-    generate_json_with(n, seed, options_json, |t| serde_json::from_str::<Value>(t))
-}
-
-/// [`generate_json`] with the options text read by `parse`, the caller's JSON reader (which
-/// must give serde_json's values and error texts; the wasm build passes its own, so serde_json's
-/// `Deserialize for Value` is not linked a second time).
-pub fn generate_json_with<E: std::fmt::Display>(
-    n: usize,
-    seed: u32,
-    options_json: &str,
-    parse: impl FnOnce(&str) -> Result<Value, E>,
-) -> Result<String, String> {
-    if n > MAX_EVENTS {
-        return Err(format!(
-            "generateRuntimeEvents: count {n} is above the limit of {MAX_EVENTS} events"
-        ));
-    }
+    let n = checked_count(n as u64)?;
     let opts = if options_json.trim().is_empty() {
         GenOptions::default()
     } else {
-        let v = parse(options_json)
+        let v = serde_json::from_str::<Value>(options_json)
             .map_err(|e| format!("generator options are not valid JSON: {e}"))?;
         GenOptions::from_json(&v)?
     };

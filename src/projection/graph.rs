@@ -52,27 +52,28 @@ const FIELD_KEYS: [&str; 7] = [
 /// What the receiver holds of a node: its single values and the lengths of its two lists
 /// (which only grow).
 struct SentNode {
-    fields: [Val; 7],
+    fields: Vec<Val>,
     refs: usize,
     sources: usize,
 }
 
 impl Node {
-    fn fields(&self) -> [Val; 7] {
+    /// The single values, in `FIELD_KEYS` order.
+    fn fields(&self) -> [&Val; 7] {
         [
-            self.node_id.clone(),
-            self.parent.clone(),
-            self.node_type.clone(),
-            self.status.clone(),
-            self.title.clone(),
-            self.created.clone(),
-            self.completed.clone(),
+            &self.node_id,
+            &self.parent,
+            &self.node_type,
+            &self.status,
+            &self.title,
+            &self.created,
+            &self.completed,
         ]
     }
 
     fn sent(&self) -> SentNode {
         SentNode {
-            fields: self.fields(),
+            fields: self.fields().iter().map(|v| (*v).clone()).collect(),
             refs: self.refs.len(),
             sources: self.source_ids.len(),
         }
@@ -88,10 +89,10 @@ impl Node {
             p
         };
         for ((k, now), before) in FIELD_KEYS.iter().zip(self.fields()).zip(&sent.fields) {
-            if !crate::contract::val::deep_equal(&now, before) {
+            if !crate::contract::val::deep_equal(now, before) {
                 out.push(PatchOp::Replace {
                     path: at(k),
-                    value: now,
+                    value: now.clone(),
                 });
             }
         }
@@ -251,7 +252,7 @@ impl GraphAcc {
             change,
             sent.len(),
             &self.items,
-            |i, ops| match (nodes.get(i), sent.get(i)) {
+            &mut |i, ops| match (nodes.get(i), sent.get(i)) {
                 (Some(n), Some(s)) => {
                     n.diff(s, path, i, ops);
                     true

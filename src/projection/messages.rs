@@ -716,7 +716,7 @@ impl MessagesAcc {
             change,
             sent.len(),
             items,
-            |i, ops| match (sent.get(i), items.get(i)) {
+            &mut |i, ops| match (sent.get(i), items.get(i)) {
                 (Some(old), Some(new)) => slot_ops(path, i, old, new, ops),
                 _ => false,
             },

@@ -336,38 +336,35 @@ pub fn list_ops_by_slot(
     change: ListChange,
     had: usize,
     items: &[Val],
-    mut diff: impl FnMut(usize, &mut Vec<PatchOp>) -> bool,
+    diff: &mut dyn FnMut(usize, &mut Vec<PatchOp>) -> bool,
     out: &mut Vec<PatchOp>,
 ) -> Vec<usize> {
-    match change {
-        ListChange::None => Vec::new(),
-        ListChange::All => {
-            out.push(PatchOp::Replace {
-                path: path.to_vec(),
-                value: Val::arr(items.to_vec()),
-            });
+    let ListChange::Slots { len, idx } = change else {
+        let all = change == ListChange::All;
+        out.extend(list_op(path.to_vec(), change, items));
+        return if all {
             (0..items.len()).collect()
-        }
-        ListChange::Slots { len, idx } => {
-            let mut set = Vec::new();
-            let mut nested = Vec::new();
-            for &i in &idx {
-                let Some(v) = items.get(i) else { continue };
-                if i >= had || !diff(i, &mut nested) {
-                    set.push((i, v.clone()));
-                }
-            }
-            if !set.is_empty() || len != had {
-                out.push(PatchOp::List {
-                    path: path.to_vec(),
-                    len,
-                    set,
-                });
-            }
-            out.extend(nested);
-            idx
+        } else {
+            Vec::new()
+        };
+    };
+    let mut set = Vec::new();
+    let mut nested = Vec::new();
+    for &i in &idx {
+        let Some(v) = items.get(i) else { continue };
+        if i >= had || !diff(i, &mut nested) {
+            set.push((i, v.clone()));
         }
     }
+    if !set.is_empty() || len != had {
+        out.push(PatchOp::List {
+            path: path.to_vec(),
+            len,
+            set,
+        });
+    }
+    out.extend(nested);
+    idx
 }
 
 /// Record in `sent` (the receiver's copy of a list, one entry a slot) the slots `idx` a

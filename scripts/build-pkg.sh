@@ -56,8 +56,9 @@ if [[ "$MODE" == release ]]; then
   # --low-memory-unused: nothing lives in the first KiB of memory (Rust's data starts at 1 MiB
   # above a downward stack that would have to be nearly exhausted to reach it), so constant
   # offsets fold into loads and stores; with --converge (passes repeated until the module stops
-  # shrinking) the module is ~1.5 KB gzip smaller, at no cost in speed.
-  node_modules/.bin/wasm-opt -O3 --low-memory-unused --converge --strip-debug --strip-producers \
+  # shrinking) the module is ~1.5 KB gzip smaller, at no cost in speed. -Os rather than -O3 keeps
+  # the module within its size budget (Cargo.toml, [profile.wasm-release]).
+  node_modules/.bin/wasm-opt -Os --low-memory-unused --converge --strip-debug --strip-producers \
     "${WASM_FEATURES[@]}" "$OUT/glue/${CRATE}_bg.wasm" -o "$OUT/glue/${CRATE}_bg.opt.wasm"
   mv "$OUT/glue/${CRATE}_bg.opt.wasm" "$OUT/glue/${CRATE}_bg.wasm"
   # The generator's module: smallest code (it is on no hot path).
@@ -75,7 +76,7 @@ if [[ "$PROFILING" == 1 ]]; then
   cp -r pkg "$PROF"
   wasm-bindgen --target web --keep-debug --out-dir "$PROF/glue-named" --out-name "$CRATE" "$WASM"
   # Same optimization as the package; -g keeps the name section.
-  node_modules/.bin/wasm-opt -O3 --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
+  node_modules/.bin/wasm-opt -Os --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
     "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
   # Every entry loads the inlined bytes: inline the named module.
   node -e 'const fs = require("fs"); const [wasm, out] = process.argv.slice(1);

@@ -10,8 +10,8 @@
 
 use serde_json::Value;
 
+use crate::contract::fxhash::HashMap;
 use crate::contract::val::{write_json_str, write_uint};
-use crate::projection::fxhash::HashMap;
 
 /// One step of a path from the input's root: an object key or an array index.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::projection::fxhash::HashMap;
+use crate::contract::fxhash::HashMap;
 
 pub use access::Js;
 pub use embed::Embedded;

@@ -5,6 +5,7 @@ pub mod constants;
 pub mod event;
 pub mod event_model;
 pub mod fixtures;
+pub mod fxhash;
 pub mod js;
 pub mod json;
 pub mod names;

@@ -60,11 +60,34 @@ use serde_json::{Map, Value};
 use super::constants::AGENT_RUNTIME_EVENT_SCHEMA_VERSION;
 use super::event_model::EVENT_MODEL;
 
+/// How many fields the event model's table marks `scope`.
+const SCOPE_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < EVENT_MODEL.len() {
+        if EVENT_MODEL[i].scope {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
 /// Scope ids (and `phase`) copied from the envelope unchanged: the event model's fields marked
-/// `scope` in its field table.
-fn scope_fields() -> impl Iterator<Item = &'static str> {
-    EVENT_MODEL.iter().filter(|f| f.scope).map(|f| f.name)
-}
+/// `scope` in its field table (their names only, at compile time: the table's TypeScript and
+/// schema texts stay out of the module).
+const SCOPE_FIELDS: [&str; SCOPE_COUNT] = {
+    let mut out = [""; SCOPE_COUNT];
+    let (mut n, mut i) = (0, 0);
+    while i < EVENT_MODEL.len() {
+        if EVENT_MODEL[i].scope {
+            out[n] = EVENT_MODEL[i].name;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 /// The `kind` an envelope class maps to (see the module table).
 pub fn kind_for_class(class: &str) -> &'static str {
@@ -162,7 +185,7 @@ pub fn normalize_runtime_event(v: &Value) -> Value {
     if let Some(x) = env.get("sequence") {
         out.insert("sequence".into(), x.clone());
     }
-    for f in scope_fields() {
+    for f in SCOPE_FIELDS {
         if let Some(x) = env.get(f) {
             out.insert(f.into(), x.clone());
         }

@@ -10,7 +10,7 @@
 //! by content, numbers by value, and object or array ids by identity (so two events never
 //! share one). Interpolated values print as JS `String(v)` does.
 
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{HashMap, HashSet};
 
 use super::order::OrdMap;
 

@@ -1284,7 +1284,7 @@ fn sequence_violations(
     if violations.is_empty() {
         return;
     }
-    let mut last_index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut last_index: super::fxhash::HashMap<&str, usize> = super::fxhash::HashMap::default();
     for (i, ev) in events.iter().enumerate() {
         if let Some(Value::String(id)) = ev.get("id") {
             last_index.insert(id.as_str(), i);

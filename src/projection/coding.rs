@@ -6,7 +6,7 @@
 //! model. Event objects are read from the caller's list: `state.readModel.events[*].source` holds
 //! `Val::Event(i)`, which stands for `events[i]`.
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::{Map, Value};

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::fxhash::HashMap;
+use crate::contract::fxhash::HashMap;
 use crate::contract::js::{is_js_whitespace, js_lower, js_trim};
 use crate::contract::val::{Obj, Val};
 

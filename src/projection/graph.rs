@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::{list_ops_by_slot, record_sent, ListTracker, PatchOp, Seg};

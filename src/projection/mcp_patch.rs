@@ -5,8 +5,8 @@
 
 use std::rc::Rc;
 
-use super::fxhash::HashSet;
 use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use crate::contract::fxhash::HashSet;
 use crate::contract::js::js_trim;
 use crate::contract::order::OrdMap;
 use crate::contract::val::{deep_equal, Val};

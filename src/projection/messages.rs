@@ -2,7 +2,7 @@
 //! and proposed-plan blocks of text parts materialized into plan parts. Only the part touched
 //! by an event is rebuilt.
 
-use super::fxhash::HashMap;
+use crate::contract::fxhash::HashMap;
 
 use serde_json::Value;
 
@@ -395,7 +395,7 @@ fn merge_part(
         or_nullish(g(c, "createdAt"), || g(n, "createdAt")),
     );
     let mut refs: Vec<Val> = Vec::new();
-    let mut seen = super::fxhash::HashSet::default();
+    let mut seen = crate::contract::fxhash::HashSet::default();
     for r in [g(c, "refs"), g(n, "refs")] {
         for x in r.as_arr().unwrap_or(&[]) {
             if seen.insert(x.key()) {

@@ -5,7 +5,6 @@ pub mod coding_thread_items;
 pub mod collaboration;
 pub mod diagnostics;
 pub mod events;
-pub mod fxhash;
 pub mod graph;
 pub mod mcp_patch;
 pub mod messages;

@@ -84,7 +84,7 @@ pub fn safe_path(v: Option<&str>) -> Option<&str> {
 /// `uniqueStrings(list)`: trimmed, non-empty, first occurrence kept.
 pub fn unique_strings<'a, I: IntoIterator<Item = Option<&'a str>>>(items: I) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut seen = super::fxhash::HashSet::default();
+    let mut seen = crate::contract::fxhash::HashSet::default();
     for s in items.into_iter().flatten() {
         let t = js_trim(s);
         if !t.is_empty() && seen.insert(t.to_string()) {
@@ -185,7 +185,7 @@ pub fn unique_trimmed<'v>(
     field: &'static str,
 ) -> Result<Vec<Val>, Odd> {
     let mut out: Vec<Val> = Vec::new();
-    let mut seen = super::fxhash::HashSet::default();
+    let mut seen = crate::contract::fxhash::HashSet::default();
     for v in values {
         let Some(s) = val_str_op(v, field)? else {
             continue;

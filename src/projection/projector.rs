@@ -1,7 +1,7 @@
 //! The `Projector` (incremental) and `project` (batch): one set of accumulators, fed event by
 //! event; the state document is event-only state plus the active `state.delta` repairs.
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;

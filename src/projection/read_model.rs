@@ -2,7 +2,7 @@
 //! accumulator, kept incrementally (projections appended, earlier `action.required`
 //! projections re-projected in place when their resolution arrives).
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 

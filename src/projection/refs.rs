@@ -1,6 +1,6 @@
 //! `artifacts` and `evidence` (spec §3.9): one reference view per id, the first event wins.
 
-use super::fxhash::HashSet;
+use crate::contract::fxhash::HashSet;
 use crate::contract::val::JsKey;
 
 use super::normalization::{ev_val, preview, safe_path};

@@ -9,7 +9,7 @@
 
 use std::rc::Rc;
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 
 use super::normalization::ev_val;
 use super::view_rules::{

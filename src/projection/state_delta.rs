@@ -2,7 +2,7 @@
 //! copy-on-write application of repair patches on a document holding only the state units
 //! the active deltas touch.
 
-use super::fxhash::HashMap;
+use crate::contract::fxhash::HashMap;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};

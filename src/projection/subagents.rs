@@ -8,7 +8,7 @@
 //! the previous call (a new activity is one list slot, a thread update is a few key
 //! replacements plus appended reference slots).
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! family lists maintained incrementally; the MCP surface rebuilt from the (small) MCP call list
 //! only when an MCP call changed.
 
-use super::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,4 @@
-//! A fast hasher for the projection's internal maps (ids, group keys, positions).
+//! A fast hasher for the crate's internal maps (ids, group keys, positions).
 //!
 //! The multiply-rotate scheme of the Firefox/rustc "Fx" hash: far cheaper than SipHash on short
 //! keys. Each map gets a random starting state (drawn from the standard library's per-process

@@ -7,7 +7,7 @@ use crate::contract::fxhash::HashMap;
 use serde_json::Value;
 
 use super::normalization::{ev_val, or_nullish};
-use super::patch::{list_ops_by_slot, record_sent, slot_ops, ListTracker, PatchOp, Seg};
+use super::patch::{list_ops_by_value, ListTracker, PatchOp, Seg};
 use crate::contract::event::{Ev, Js, Odd, OddOp};
 use crate::contract::js::{is_js_whitespace, js_trim};
 use crate::contract::val::{Obj, Val};
@@ -710,20 +710,6 @@ impl MessagesAcc {
     /// what changed when it keeps its keys (a streamed text grows by its delta: `Append`).
     pub fn patch_ops(&mut self, path: &[Seg], out: &mut Vec<PatchOp>) {
         let change = self.tracker.take(self.items.len());
-        let (items, sent) = (&self.items, &self.sent);
-        let idx = list_ops_by_slot(
-            path,
-            change,
-            sent.len(),
-            items,
-            &mut |i, ops| match (sent.get(i), items.get(i)) {
-                (Some(old), Some(new)) => slot_ops(path, i, old, new, ops),
-                _ => false,
-            },
-            out,
-        );
-        record_sent(&mut self.sent, self.items.len(), &idx, |i| {
-            self.items.get(i).cloned()
-        });
+        list_ops_by_value(path, change, &mut self.sent, &self.items, out);
     }
 }

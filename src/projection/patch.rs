@@ -367,6 +367,30 @@ pub fn list_ops_by_slot(
     idx
 }
 
+/// [`list_ops_by_slot`] for a list whose receiver's copy is `sent` (one value a slot, shared
+/// with `items`, not copied): a changed slot as [`slot_ops`] gives it; `sent` follows.
+pub fn list_ops_by_value(
+    path: &[Seg],
+    change: ListChange,
+    sent: &mut Vec<Val>,
+    items: &[Val],
+    out: &mut Vec<PatchOp>,
+) {
+    let old = &*sent;
+    let idx = list_ops_by_slot(
+        path,
+        change,
+        old.len(),
+        items,
+        &mut |i, ops| match (old.get(i), items.get(i)) {
+            (Some(a), Some(b)) => slot_ops(path, i, a, b, ops),
+            _ => false,
+        },
+        out,
+    );
+    record_sent(sent, items.len(), &idx, |i| items.get(i).cloned());
+}
+
 /// Record in `sent` (the receiver's copy of a list, one entry a slot) the slots `idx` a
 /// patch sent anew, for a list now `len` long; `now(i)` is slot `i`'s entry.
 pub fn record_sent<T>(

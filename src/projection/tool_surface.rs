@@ -11,7 +11,7 @@ use super::normalization::{
     defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
     read_string_field, truncate_text, unique_strings, unique_trimmed,
 };
-use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::js_trim;
@@ -340,6 +340,8 @@ pub struct ToolSurfaceAcc {
     index: HashMap<JsKey, usize>,
     pub items: Vec<Val>,
     pub tracker: ListTracker,
+    /// The receiver's copy of `items`, as of the last patch (shared values, not copies).
+    sent: Vec<Val>,
     lists: [IdList; 3],
     families: Vec<(String, OrdSet<usize>)>,
     family_dirty: bool,
@@ -841,8 +843,9 @@ impl ToolSurfaceAcc {
     /// Patch ops for `toolCalls` and `mcp`.
     pub fn patch_ops(&mut self, out: &mut Vec<PatchOp>) {
         let base = |k: &'static str| vec![Seg::Key("toolCalls"), Seg::Key(k)];
+        // A changed call as what changed in it (its event lists grow by an event).
         let ch = self.tracker.take(self.items.len());
-        out.extend(list_op(base("calls"), ch, &self.items));
+        list_ops_by_value(&base("calls"), ch, &mut self.sent, &self.items, out);
         for (k, l) in ["activeCallIds", "failedCallIds", "completedCallIds"]
             .into_iter()
             .zip(self.lists.iter_mut())
@@ -864,6 +867,7 @@ impl ToolSurfaceAcc {
 
     pub fn sync(&mut self) {
         self.tracker.sync(self.items.len());
+        self.sent.clone_from(&self.items);
         for l in self.lists.iter_mut() {
             l.tracker.sync(l.items.len());
         }

@@ -50,7 +50,7 @@ test("long stream: states are immutable, share unchanged subtrees, and equal the
   assert.deepStrictEqual(prev, api.projectAgentUiState({ executionEvents: events, sourceCount: 2 }));
 });
 
-test("a streamed message and its turn node change in place: every state equals the batch of its prefix", () => {
+test("a streamed message, its turn node and a long tool call change in place: every state equals the batch of its prefix", () => {
   // A long text grows by each delta (the patch appends to it) and the turn node's id list by an
   // id (the patch sends the new id); other parts and nodes stay the same objects.
   const events = [
@@ -64,6 +64,12 @@ test("a streamed message and its turn node change in place: every state equals t
     });
   }
   events.push({ id: "done", sequence: 200, eventClass: "model.completed", kind: "message", status: "completed", turnId: "turn1", messageId: "m1" });
+  // A long tool call: its event lists grow by an event (the patch sends that event).
+  events.push({ id: "ts", sequence: 201, eventClass: "tool.started", kind: "tool", status: "running", turnId: "turn1", toolCallId: "call1", title: "Search" });
+  for (let i = 1; i <= 30; i++) {
+    events.push({ id: `tp${i}`, sequence: 201 + i, eventClass: "tool.progress", kind: "tool", status: "running", turnId: "turn1", toolCallId: "call1", payload: { progress: i, total: 30 } });
+  }
+  events.push({ id: "tr", sequence: 240, eventClass: "tool.result", kind: "tool", status: "completed", turnId: "turn1", toolCallId: "call1", detail: "found" });
   const projector = api.createAgentUiProjector();
   let prev = deepFreeze(projector.getState());
   for (let i = 0; i < events.length; i++) {
@@ -72,7 +78,8 @@ test("a streamed message and its turn node change in place: every state equals t
     if (i >= 2) assert.equal(next.messages[0], prev.messages[0], `the reasoning part is shared at event ${i}`);
     prev = next;
   }
-  assert.ok(prev.messages.at(-1).text.length > 2000, "the text grew long");
+  assert.ok(prev.messages.some((part) => typeof part.text === "string" && part.text.length > 2000), "the text grew long");
+  assert.equal(prev.toolCalls.calls[0].events.length, 32);
 });
 
 test("idempotency: a seen id and getState() return the previous object", () => {

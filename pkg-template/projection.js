@@ -106,6 +106,20 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
 // Incremental projection
 
 /**
+ * The first patch of a projector made without events (the initial state's whole-state patch
+ * text), by source count: the next such projector parses it and tells the module it has the
+ * state, instead of having the module build and write the same state again. Bounded; a patch
+ * holds no event of its projector, so any projector can use it.
+ */
+const initialTexts = new Map();
+const INITIAL_TEXTS_MAX = 16;
+
+/** The key of a source count in `initialTexts` (`-0` is not `0`: the state shows which). */
+function initialKey(sourceCount) {
+  return Object.is(sourceCount, -0) ? "-0" : String(sourceCount);
+}
+
+/**
  * The projector core shared by `createAgentUiProjector` and `createProjector`: it holds the
  * accepted event objects (event `i` of the Rust side is `events[i]`) and the last materialized
  * state, and materializes lazily from patches. With `redactSecrets` every event is redacted
@@ -126,7 +140,21 @@ class ProjectorCore {
     this.listeners = new Set();
     // Whether the Rust side changed since the last materialization.
     this.dirty = true;
-    if (events.length > 0) this.hydrate(input);
+    // Where to keep the first patch (`initialTexts`) while it is the initial state's.
+    this.initialKey = undefined;
+    if (events.length > 0) {
+      this.hydrate(input);
+    } else {
+      const key = initialKey(sourceCount);
+      const text = initialTexts.get(key);
+      if (text === undefined) {
+        this.initialKey = key;
+      } else {
+        call(what, () => this.inner.assume_initial_sent());
+        this.state = applyPatch(undefined, JSON.parse(text), this.events);
+        this.dirty = false;
+      }
+    }
   }
 
   /** Throws if the projector was freed, or was made on an instance that has faulted since. */
@@ -138,6 +166,7 @@ class ProjectorCore {
   /** The state changed: it will be materialized afresh, and every listener is told once. */
   changed() {
     this.dirty = true;
+    this.initialKey = undefined;
     for (const listener of [...this.listeners]) listener();
   }
 
@@ -149,8 +178,13 @@ class ProjectorCore {
   getState() {
     this.check(`${this.what}.getState`);
     if (this.dirty) {
-      const patch = JSON.parse(call(`${this.what}.getState`, () => this.inner.take_patch()));
-      this.state = applyPatch(this.state, patch, this.events);
+      const text = call(`${this.what}.getState`, () => this.inner.take_patch());
+      if (this.initialKey !== undefined) {
+        if (initialTexts.size >= INITIAL_TEXTS_MAX) initialTexts.clear();
+        initialTexts.set(this.initialKey, text);
+        this.initialKey = undefined;
+      }
+      this.state = applyPatch(this.state, JSON.parse(text), this.events);
       this.dirty = false;
     }
     return this.state;

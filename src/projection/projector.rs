@@ -835,6 +835,16 @@ impl<'a> ProjectorCore<'a> {
     /// What changed since the previous `take_patch` (or since new/reset/hydrate). `Err` while
     /// the state is unreadable (see [`Self::unreadable`]); the changes are then kept for the
     /// next call.
+    /// The receiver already holds the initial state (the JS wrapper made it from another
+    /// projector's first patch): the next patch is relative to it, not a whole state. Only
+    /// before the first event; later it changes nothing.
+    pub fn assume_initial_sent(&mut self) {
+        if self.full_pending && !self.changed && self.event_count() == 0 {
+            self.sync_all();
+            self.full_pending = false;
+        }
+    }
+
     pub fn take_patch(&mut self) -> Result<Patch, EventError> {
         if let Some(e) = self.unreadable() {
             return Err(e);

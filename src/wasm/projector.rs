@@ -101,6 +101,11 @@ impl WasmProjector {
         Ok(s)
     }
 
+    /// The wrapper already has the initial state (see `ProjectorCore::assume_initial_sent`).
+    pub fn assume_initial_sent(&mut self) {
+        self.inner.assume_initial_sent();
+    }
+
     /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded;
     /// throws while the state is unreadable (the changes are kept for the next call).
     pub fn take_patch(&mut self) -> Result<String, JsError> {

@@ -82,6 +82,26 @@ test("a streamed message, its turn node and a long tool call change in place: ev
   assert.equal(prev.toolCalls.calls[0].events.length, 32);
 });
 
+test("fresh projectors: each its own initial state, equal to the batch of no events, whatever the source count", () => {
+  for (const sourceCount of [undefined, 0, -0, 3, 3, undefined]) {
+    const input = sourceCount === undefined ? undefined : { sourceCount };
+    const a = api.createAgentUiProjector(input);
+    const b = api.createAgentUiProjector(input);
+    const empty = api.projectAgentUiState({ executionEvents: [], sourceCount });
+    assert.deepStrictEqual(a.getState(), empty);
+    assert.deepStrictEqual(b.getState(), empty);
+    assert.ok(b.getState().readModel.sourceCount === (sourceCount ?? 0));
+    assert.notEqual(a.getState(), b.getState(), "no state object is shared between projectors");
+    assert.notEqual(a.getState().messages, b.getState().messages);
+    // The second projector goes on from its initial state as the first does.
+    const events = api.generateRuntimeEvents(40, 5);
+    for (const e of events) b.apply(e);
+    assert.deepStrictEqual(b.getState(), api.projectAgentUiState({ executionEvents: events, sourceCount }));
+    a.free();
+    b.free();
+  }
+});
+
 test("idempotency: a seen id and getState() return the previous object", () => {
   const events = api.generateRuntimeEvents(200, 3);
   const projector = api.createAgentUiProjector();

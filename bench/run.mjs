@@ -362,8 +362,23 @@ console.error("bench: memory");
   const glueDir = join(pkgDir, "glue");
   const wasmFile = "agent_runtime_projection_bg.wasm";
   const wasmBytes = readFileSync(join(glueDir, wasmFile));
-  const wasmGz = gzipSync(wasmBytes, { level: 9 }).length;
-  row(`\`${wasmFile}\` raw / gzip`, "", `${fmtKB(wasmBytes.length)} / ${fmtKB(wasmGz)}`, "≤ 300 KB gzip", wasmGz <= 300_000);
+  // The budget is 300,000 bytes of `gzip -9` (GNU gzip, what scripts/test.sh reports); Node's
+  // zlib at level 9 compresses this module ~1% worse, so both are shown.
+  const zlibGz = gzipSync(wasmBytes, { level: 9 }).length;
+  let gnuGz;
+  try {
+    gnuGz = execFileSync("gzip", ["-9", "-c", join(glueDir, wasmFile)], { maxBuffer: 1 << 26 }).length;
+  } catch {
+    gnuGz = undefined;
+  }
+  const wasmGz = gnuGz ?? zlibGz;
+  row(
+    `\`${wasmFile}\` raw / gzip -9 (GNU gzip; Node zlib level 9)`,
+    "",
+    `${wasmBytes.length.toLocaleString("en-US")} B / ${gnuGz === undefined ? "no gzip command" : `${gnuGz.toLocaleString("en-US")} B`} (${zlibGz.toLocaleString("en-US")} B)`,
+    "≤ 300,000 B (gzip -9)",
+    wasmGz <= 300_000,
+  );
   // The event generator's own module (generateRuntimeEvents only; compiled on its first call).
   const generatorBytes = readFileSync(join(glueDir, "generator.wasm"));
   row("`generator.wasm` raw / gzip", "", `${fmtKB(generatorBytes.length)} / ${fmtKB(gzipSync(generatorBytes, { level: 9 }).length)}`);

@@ -81,8 +81,25 @@ const live = (events) => (api) => () => {
   return state;
 };
 
+/**
+ * One turn streaming one long message: `n` text deltas of ~25 characters (a real model's answer;
+ * the text and the turn's id list grow with every event).
+ */
+function streamedMessage(n) {
+  const at = "2026-07-01T09:00:00.000Z";
+  const events = [{ id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", createdAt: at }];
+  for (let i = 1; i <= n; i++) {
+    events.push({
+      id: `d${i}`, sequence: i + 1, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
+      messageId: "m1", createdAt: at, payload: { text: `token${i} and more words ` },
+    });
+  }
+  return events;
+}
+
 const workloads = [
   ...[10, 56, 200, 1000].map((n) => ({ name: `generated, ${n.toLocaleString("en-US")} events`, events: ours.generateRuntimeEvents(n, 42) })),
+  { name: "one message streamed in 2,000 deltas", events: streamedMessage(2000) },
   ...ours.agentUiConformanceFixtures.map((f) => ({ name: `fixture \`${f.id}\` (${f.events.length})`, events: f.events })),
 ];
 

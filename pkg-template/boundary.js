@@ -3,6 +3,7 @@
 // functions. Every other wrapper file goes through these.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { AgentRuntimeProjectionFault, core, guard, isolated } from "./core.js";
+import { replaceLoneSurrogates } from "./wire.js";
 
 function instanceReady() {
   return core.exports !== null;
@@ -71,7 +72,7 @@ export function jsonText(value, what) {
     throw new TypeError(`${what} cannot be serialized to JSON: ${error && error.message}`);
   }
   if (text === undefined) throw new TypeError(`${what} must be a JSON value, got ${describe(value)}.`);
-  return text;
+  return replaceLoneSurrogates(text);
 }
 
 /** JSON text for validators: anything that has no JSON form is validated as `null` (not a record). */

@@ -183,6 +183,21 @@ export function applyPatch(prev, patch, events) {
 // Encoding, JS to Rust: the same escapes, for values that may hold `undefined` or stand for
 // objects the caller keeps (a projection state given to a Rust function).
 
+/**
+ * A lone surrogate (a string cut inside a UTF-16 pair, as a stream split by UTF-16 length may
+ * leave it) is written by `JSON.stringify` as a `\udXXX` escape, which the module's JSON reader
+ * refuses. Such escapes (an escaped backslash is matched first, so `\\ud800` stays text) become
+ * U+FFFD, the character `TextEncoder` makes of a lone surrogate: the event is projected rather
+ * than refused, and a string the state builds from it shows U+FFFD there (the reference keeps the
+ * lone surrogate; docs/limits.md).
+ */
+const LONE_SURROGATE_ESCAPE = /\\\\|\\u(d[89a-f][0-9a-f]{2})/g;
+
+export function replaceLoneSurrogates(text) {
+  if (!text.includes("\\ud")) return text;
+  return text.replace(LONE_SURROGATE_ESCAPE, (match) => (match.length === 2 ? match : "\\ufffd"));
+}
+
 /** A placeholder for the `i`-th object of the list the decoder gets (written `"\u0000e<i>"`). */
 export class WireRef {
   constructor(index) {
@@ -196,7 +211,7 @@ export class WireRef {
  * and so is every object `refs` (a Map from object to index, optional) holds.
  */
 export function encodeWire(value, refs) {
-  return JSON.stringify(value, function (key, x) {
+  const text = JSON.stringify(value, function (key, x) {
     if (typeof x === "string") return x.charCodeAt(0) === 0 ? `\u0000${x}` : x;
     if (x === undefined) return "\u0000u";
     if (typeof x === "object" && x !== null) {
@@ -208,4 +223,5 @@ export function encodeWire(value, refs) {
     }
     return x;
   });
+  return replaceLoneSurrogates(text);
 }

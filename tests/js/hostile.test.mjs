@@ -164,6 +164,26 @@ function hostileEvents() {
   return events;
 }
 
+test("lone surrogates (a string cut inside a UTF-16 pair) project as U+FFFD instead of being refused", () => {
+  const events = [{ id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", title: "cut \ud83d" }];
+  for (let i = 1; i <= 6; i++) {
+    events.push({
+      id: `d${i}`, sequence: i + 1, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
+      messageId: "m1", payload: { text: `token${i} and enough words for a long text ${i === 3 ? "\udc00" : ""}x \\ud800 ` },
+    });
+  }
+  const batch = api.projectAgentUiState({ executionEvents: events });
+  assert.equal(batch.graph[0].title, "cut \ufffd");
+  const text = batch.messages[0].text;
+  assert.ok(text.includes("text \ufffdx"), text);
+  // A backslash followed by "ud800" is text, not an escape.
+  assert.ok(text.includes("x \\ud800 token2"), text);
+  const projector = api.createAgentUiProjector();
+  for (const event of events) projector.apply(event);
+  assert.deepStrictEqual(projector.getState(), batch);
+  assert.deepStrictEqual(api.collectRuntimeEventsValidationIssues(events), api.collectRuntimeEventsValidationIssues(events.map((e) => ({ ...e, title: e.title?.replace("\ud83d", "\ufffd") }))));
+});
+
 test("prototype-named ids and keys stay own data properties through every export", () => {
   const events = hostileEvents();
   const where = [];

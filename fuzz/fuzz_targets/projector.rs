@@ -9,51 +9,15 @@
 #![no_main]
 
 use agent_runtime_projection::contract::val::{deep_equal, Val};
-use agent_runtime_projection::projection::patch::{Patch, PatchOp, Seg};
+use agent_runtime_projection::projection::patch::Patch;
 use agent_runtime_projection::projection::projector::{project, Projector};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use std::rc::Rc;
 
-/// The slot at `path` under `root`, creating a missing last object key (as JS assignment does).
-fn slot<'a>(root: &'a mut Val, path: &[Seg]) -> Option<&'a mut Val> {
-    let mut cur = root;
-    for seg in path {
-        cur = match (cur, seg) {
-            (Val::Obj(o), Seg::Key(k)) => {
-                let o = Rc::make_mut(o);
-                if !o.contains_key(k) {
-                    o.set(*k, Val::Undef);
-                }
-                o.get_mut(k)?
-            }
-            (Val::Arr(a), Seg::Index(i)) => Rc::make_mut(a).get_mut(*i)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
-}
-
-/// Apply a patch to a client-side copy of the state; `None` when the patch does not fit it.
+/// Apply a patch to a client-side copy of the state the way the JS wrapper does
+/// (`Patch::apply_to`); `None` when the patch does not fit it.
 fn apply_patch(state: &mut Val, patch: &Patch) -> Option<()> {
-    for op in &patch.ops {
-        match op {
-            PatchOp::Replace { path, value } => *slot(state, path)? = value.clone(),
-            PatchOp::List { path, len, set } => {
-                let target = slot(state, path)?;
-                let mut items: Vec<Val> = match &*target {
-                    Val::Arr(a) => a.iter().take(*len).cloned().collect(),
-                    _ => Vec::new(),
-                };
-                items.resize(*len, Val::Undef);
-                for (i, v) in set {
-                    *items.get_mut(*i)? = v.clone();
-                }
-                *target = Val::arr(items);
-            }
-        }
-    }
-    Some(())
+    patch.apply_to(state).ok()
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -153,6 +153,70 @@ for (const n of [20_000, 100_000]) {
   );
 }
 
+/**
+ * Peak wasm memory of a batch, in a fresh process: how much one `project` call grows the
+ * module's memory (which never shrinks, so its size after the call is the call's peak), over
+ * the input's UTF-8 bytes. The call goes to the installed instance directly (inputs this large
+ * otherwise run on a fresh instance of the module, dropped afterwards, whose peak is the same).
+ * Memory grows by at least a quarter at a time, so this is an upper bound.
+ */
+function batchPeak(n) {
+  const at = (file) => JSON.stringify(pathToFileURL(join(pkgDir, file)).href);
+  const script = `
+    const api = await import(${JSON.stringify(pathToFileURL(entry).href)});
+    const { core } = await import(${at("core.js")});
+    const { call, putText } = await import(${at("boundary.js")});
+    const glue = await import(${at("glue/agent_runtime_projection.js")});
+    const text = JSON.stringify(api.generateRuntimeEvents(${n}, ${SEED}));
+    const before = core.exports.memory.buffer.byteLength;
+    call("bench", () => glue.project(putText(text), undefined, false));
+    console.log(before, core.exports.memory.buffer.byteLength, Buffer.byteLength(text));`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const [before, after, bytes] = out.trim().split(" ").map(Number);
+  return { grownMB: (after - before) / 1e6, ratio: (after - before) / bytes };
+}
+for (const n of [20_000, 100_000]) {
+  const peak = batchPeak(n);
+  row(
+    "peak wasm memory of a batch: memory one `project` call grows a fresh instance by (1 run), against its input's UTF-8 bytes",
+    n,
+    `${peak.grownMB.toFixed(0)} MB (${peak.ratio.toFixed(2)}× the input)`,
+    "≤ 3×",
+    peak.ratio <= 3,
+  );
+}
+
+/**
+ * Wasm memory a live projector holds per event, in a fresh process: the memory 100k
+ * `createProjector().apply` calls grow the module by, per event, and the same less the event's
+ * JSON text (which the projector keeps on purpose, to read an event again).
+ */
+function livePerEvent(n) {
+  const script = `
+    const api = await import(${JSON.stringify(pathToFileURL(entry).href)});
+    const { core } = await import(${JSON.stringify(pathToFileURL(join(pkgDir, "core.js")).href)});
+    const events = api.generateRuntimeEvents(${n}, ${SEED});
+    let text = 0;
+    for (const e of events) text += Buffer.byteLength(JSON.stringify(e));
+    const p = api.createProjector();
+    const before = core.exports.memory.buffer.byteLength;
+    for (const e of events) p.apply(e);
+    console.log(before, core.exports.memory.buffer.byteLength, text);`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  const [before, after, text] = out.trim().split(" ").map(Number);
+  return { perEvent: (after - before) / n, beyondText: (after - before - text) / n };
+}
+{
+  const live = livePerEvent(100_000);
+  row(
+    "wasm memory of a live `createProjector()` per event (1 run): all; beyond the event's kept JSON text",
+    100_000,
+    `${fmtInt(live.perEvent)} B; ${fmtInt(live.beyondText)} B`,
+    "≤ 1 KB beyond the text",
+    live.beyondText <= 1000,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Live projection, one event at a time
 

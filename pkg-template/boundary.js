@@ -106,7 +106,7 @@ export function call(what, fn) {
 
 /**
  * Inputs of more UTF-16 units than this go to a fresh instance that is dropped after the call
- * (`isolated`): a batch takes about 12 bytes of module memory per byte of input, which the
+ * (`isolated`): a batch takes up to about 12 bytes of module memory per byte of input, which the
  * installed instance would otherwise keep for the life of the page (linear memory never
  * shrinks). Below it, the installed instance stays under ~32 MiB of working memory.
  */

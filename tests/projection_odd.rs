@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use agent_runtime_projection::contract::event::check_event;
 use agent_runtime_projection::contract::val::{deep_equal, Val};
-use agent_runtime_projection::projection::projector::project_with;
+use agent_runtime_projection::projection::projector::{project_with, ProjectorCore};
 use agent_runtime_projection::projection::{project, Projector};
 use serde_json::Value;
 
@@ -58,6 +58,30 @@ fn cases() -> Option<Vec<Case>> {
 fn check_default(c: &Case) -> Vec<String> {
     let mut problems = Vec::new();
     let batch = project(&c.events, c.source_count);
+    // The batch of the array text, read one event at a time: the same state, or nothing where
+    // the batch throws (its caller then reads the parsed list for the error).
+    let text = serde_json::to_string(&c.events).expect("events as JSON text");
+    let mut streamed = ProjectorCore::new(c.source_count);
+    match (streamed.project_array_text(&text), &batch) {
+        (Some(compact), Ok(whole)) => {
+            let mut listed = Projector::new(c.source_count);
+            let mut a = String::new();
+            let mut b = String::new();
+            streamed.write_wire(&compact, &mut a);
+            if let Ok(compact) = listed.project_list_compact(c.events.clone()) {
+                listed.write_wire(&compact, &mut b);
+            }
+            if a != b {
+                problems.push("array-text batch wire != parsed-list batch wire".into());
+            }
+            if !streamed.state().is_ok_and(|s| deep_equal(&s, whole)) {
+                problems.push("array-text batch state != batch".into());
+            }
+        }
+        (None, Err(_)) => {}
+        (Some(_), Err(_)) => problems.push("array-text batch did not stop".into()),
+        (None, Ok(_)) => problems.push("array-text batch stopped".into()),
+    }
     match (&c.batch, &batch) {
         (Some(gold), Ok(ours)) => {
             if let Some(d) = diff(ours, gold, &c.events, "") {

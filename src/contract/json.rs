@@ -94,6 +94,53 @@ pub fn array_element_texts(text: &str) -> Result<Vec<&str>, serde_json::Error> {
     }
 }
 
+/// Each element of the JSON array `text`, parsed (as [`parse_value`] parses it) and with its
+/// slice of `text`, handed to `f` as soon as it is read, in one pass over the text; `f` returns
+/// false to stop. True when `text` is a well-formed JSON array and `f` took every element;
+/// false says nothing more (callers that need the error read the text with [`parse_value`]).
+pub fn for_each_array_element<'t>(
+    text: &'t str,
+    mut f: impl FnMut(Value, &'t str) -> bool,
+) -> bool {
+    let b = text.as_bytes();
+    let ws = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\n' | b'\t' | b'\r')) {
+            i += 1;
+        }
+        i
+    };
+    let mut pos = ws(0);
+    if b.get(pos) != Some(&b'[') {
+        return false;
+    }
+    pos = ws(pos + 1);
+    if b.get(pos) == Some(&b']') {
+        return ws(pos + 1) == b.len();
+    }
+    loop {
+        let Some(rest) = text.get(pos..) else {
+            return false;
+        };
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Parsed>();
+        let Some(Ok(Parsed(value))) = values.next() else {
+            return false;
+        };
+        let end = pos + values.byte_offset();
+        let Some(item) = text.get(pos..end) else {
+            return false;
+        };
+        if !f(value, item) {
+            return false;
+        }
+        pos = ws(end);
+        match b.get(pos) {
+            Some(b',') => pos = ws(pos + 1),
+            Some(b']') => return ws(pos + 1) == b.len(),
+            _ => return false,
+        }
+    }
+}
+
 /// Pass 1 of [`array_element_texts`]: an array's elements are skipped; any other value is a
 /// data error (the text is JSON, but not an array).
 struct ArrayCheck;

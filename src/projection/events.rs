@@ -5,7 +5,8 @@
 //! the state. A live projector therefore keeps each event as its JSON text, a sixth of the size
 //! of the parsed tree (an `IndexMap` and a `String` per member), and parses it again when one of
 //! those cases comes (`hydrate` and `applyMany` keep each event's slice of the array text).
-//! Batch projections keep the parsed events they were given.
+//! A batch projection of array text keeps each event's slice of that text (its parsed tree is
+//! dropped once the event is applied); one given parsed events keeps those.
 
 use std::borrow::Cow;
 
@@ -18,6 +19,8 @@ pub enum Stored<'a> {
     Value(Cow<'a, Value>),
     /// The event's JSON text (what it was parsed from).
     Text(Box<str>),
+    /// The event's slice of the JSON array text a batch projection reads.
+    Slice(&'a str),
 }
 
 impl Stored<'_> {
@@ -27,6 +30,7 @@ impl Stored<'_> {
         match self {
             Stored::Value(v) => Some(Cow::Borrowed(&**v)),
             Stored::Text(t) => crate::contract::json::parse_value(t).ok().map(Cow::Owned),
+            Stored::Slice(t) => crate::contract::json::parse_value(t).ok().map(Cow::Owned),
         }
     }
 }
@@ -35,6 +39,13 @@ impl Stored<'_> {
 pub trait EventsByPos {
     /// The event at position `pos`, if there is one.
     fn event_at(&self, pos: usize) -> Option<Cow<'_, Value>>;
+}
+
+/// A reference to a list (a slice passed as `&dyn EventsByPos` is `&&[_]`).
+impl<T: EventsByPos + ?Sized> EventsByPos for &T {
+    fn event_at(&self, pos: usize) -> Option<Cow<'_, Value>> {
+        (**self).event_at(pos)
+    }
 }
 
 impl EventsByPos for [Value] {

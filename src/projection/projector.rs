@@ -420,7 +420,7 @@ impl<'a> ProjectorCore<'a> {
             self.diags.push(d);
         }
         self.runtime.apply(ev, ext);
-        self.rm.apply(ev, p.surface, ext, events.as_slice());
+        self.rm.apply(ev, p.surface, ext, &events.as_slice());
         self.tools.commit(p.tool);
         self.subagents.apply(ev);
         match p.delta {
@@ -451,6 +451,39 @@ impl<'a> ProjectorCore<'a> {
         }
         self.changed = true;
         Ok(true)
+    }
+
+    /// The batch projection (as [`Projector::project_list_compact`] gives it) of the JSON array
+    /// `text`, in one pass: each event is parsed, checked, applied and kept as its slice of
+    /// `text`, its parsed tree dropped at once, so a batch holds one event's tree at a time
+    /// rather than the whole stream's. `None` when anything stops it (the text is not a
+    /// well-formed array, an event cannot be carried, the reference throws on one, the state is
+    /// unreadable): the caller then projects the parsed list, whose error is the one the
+    /// reference's order of checks gives (a JSON error before any event is applied, and so on).
+    pub fn project_array_text(&mut self, text: &'a str) -> Option<Val> {
+        self.batch_names = true;
+        let mut index: u32 = 0;
+        let read = crate::contract::json::for_each_array_element(text, |event, slice| {
+            if self.check_input(&event).is_err() {
+                return false;
+            }
+            match self.apply_checked(Cow::Owned(event), index) {
+                Ok(true) => {
+                    if let Some(last) = self.events.last_mut() {
+                        *last = Stored::Slice(slice);
+                    }
+                }
+                Ok(false) => {}
+                Err(_) => return false,
+            }
+            index = index.saturating_add(1);
+            true
+        });
+        if read {
+            self.state_compact().ok()
+        } else {
+            None
+        }
     }
 
     /// How error messages name accepted event `ext`: by its input index (`events[i]`) in batch
@@ -1158,8 +1191,56 @@ pub fn project_with(
 
 #[cfg(test)]
 mod wire_tests {
-    use super::Projector;
+    use super::{Projector, ProjectorCore};
     use serde_json::json;
+
+    #[test]
+    fn the_array_text_batch_is_the_parsed_list_batch() {
+        use crate::generator::{generate, GenOptions};
+        let opts = json!({"stateDeltaRate": 0.5, "actionRate": 0.4, "subagentRate": 0.5});
+        let opts = GenOptions::from_json(&opts).expect("generator options");
+        let mut events = generate(400, 7, &opts);
+        // A repeated id (the first occurrence wins, the index still counts the second).
+        let again = events[10].clone();
+        events.insert(100, again);
+        let text = serde_json::to_string(&events).expect("events as JSON text");
+        let mut streamed = ProjectorCore::new(Some(2.0));
+        let compact = streamed
+            .project_array_text(&text)
+            .expect("the stream projects");
+        let mut listed = Projector::new(Some(2.0));
+        let whole = listed
+            .project_list_compact(events)
+            .expect("the stream projects");
+        let (mut a, mut b) = (String::new(), String::new());
+        streamed.write_wire(&compact, &mut a);
+        listed.write_wire(&whole, &mut b);
+        assert_eq!(a, b);
+        // The expanded state reads the kept events again (read-model entries, state deltas).
+        let (sa, sb) = (streamed.state(), listed.state());
+        assert_eq!(sa.map(|s| s.to_json()), sb.map(|s| s.to_json()));
+        // Text that is not a well-formed array of events stops it (the caller reads the
+        // parsed list for the error); an empty array is the empty state.
+        for bad in [
+            "", "{}", "[", "[{}", "[{},]", "[{}] x", "[1]", "[{}}", "[{},,{}]",
+        ] {
+            assert!(
+                ProjectorCore::new(None).project_array_text(bad).is_none(),
+                "{bad}"
+            );
+        }
+        for empty in ["[]", " [ ] ", "\n[\t]\n"] {
+            let mut p = ProjectorCore::new(None);
+            let state = p.project_array_text(empty).map(|s| s.to_json());
+            assert_eq!(
+                state,
+                Projector::new(None)
+                    .state_compact()
+                    .ok()
+                    .map(|s| s.to_json())
+            );
+        }
+    }
 
     #[test]
     fn long_event_fields_go_out_as_references() {

@@ -342,14 +342,9 @@ impl ReadModelAcc {
     }
 
     /// Accumulator `apply(ev)` (§3.1.1) of an event whose surface is `surf` (from
-    /// [`Self::check`]). `events` gives access to earlier events by index.
-    pub fn apply<E: EventsByPos + ?Sized>(
-        &mut self,
-        ev: Ev<'_>,
-        surf: &'static str,
-        ext: u32,
-        events: &E,
-    ) {
+    /// [`Self::check`]). `events` gives access to earlier events by index (read only when a
+    /// later event resolves an earlier one: one compiled copy serves every kind of list).
+    pub fn apply(&mut self, ev: Ev<'_>, surf: &'static str, ext: u32, events: &dyn EventsByPos) {
         let cls = ev.cls();
         if is_action_terminal(cls) {
             let mut targets: Vec<usize> = Vec::new();
@@ -608,7 +603,7 @@ pub fn project_agent_runtime_read_model(
     for (i, e) in events.iter().enumerate() {
         let ev = Ev::of(e);
         let surf = ReadModelAcc::check(ev).map_err(|o| (i, o))?;
-        acc.apply(ev, surf, i as u32, &events[..i]);
+        acc.apply(ev, surf, i as u32, &&events[..i]);
     }
     Ok(acc.model())
 }
@@ -640,7 +635,7 @@ impl ReadModelAccumulator {
         let ext = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
         let surf = ReadModelAcc::check(Ev::of(&event))?;
         self.acc
-            .apply(Ev::of(&event), surf, ext, self.events.as_slice());
+            .apply(Ev::of(&event), surf, ext, &self.events.as_slice());
         self.events.push(match text {
             Some(t) => Stored::Text(t.into()),
             None => Stored::Value(std::borrow::Cow::Owned(event)),

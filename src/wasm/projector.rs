@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::api::{parse_event, parse_event_list};
 use super::input::with_input;
-use crate::contract::json::array_element_texts;
+use crate::contract::json::{array_element_texts, for_each_array_element};
 use crate::projection::patch::PATCH_TEXT_CAPACITY;
 use crate::projection::projector::Projector;
 
@@ -18,8 +18,18 @@ pub struct WasmProjector {
     error: Option<String>,
 }
 
-/// The events of a JSON array text and each one's text.
+/// The events of a JSON array text and each one's text, read in one pass (the parsed list
+/// gives the error of a text that is not an array of events).
 fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError> {
+    let (mut events, mut texts) = (Vec::new(), Vec::new());
+    let read = for_each_array_element(text, |event, item| {
+        events.push(event);
+        texts.push(item);
+        true
+    });
+    if read {
+        return Ok((events, texts));
+    }
     let events = parse_event_list(text).map_err(|e| JsError::new(&e))?;
     let texts = array_element_texts(text).unwrap_or_default();
     Ok((events, texts))

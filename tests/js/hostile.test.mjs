@@ -469,6 +469,42 @@ test("one malformed event in applyMany / project (strict): thrown TypeError nami
 // ---------------------------------------------------------------------------------------------
 // Large values through the wasm boundary
 
+test("a long batch (read one event at a time) names the event it stops at as a short one does", () => {
+  // Over the size from which the module reads a batch's events one at a time (256 KiB).
+  const events = api.generateRuntimeEvents(1000, 12);
+  assert.ok(JSON.stringify(events).length > 300_000);
+  const classOf = (event) => ({ ...event, eventClass: 5 });
+  const statusOf = (event) => ({ ...event, status: 5 });
+  const deepOf = (event) => ({ ...event, payload: JSON.parse("[".repeat(70) + "]".repeat(70)) });
+  const thrown = (list) => {
+    try {
+      api.projectAgentUiState({ executionEvents: list });
+    } catch (error) {
+      return `${error.constructor.name}: ${error.message}`;
+    }
+    return "no error";
+  };
+  // The reference throws on an event class that is not a string, whatever follows: named with
+  // its index and id, in the words of a short batch.
+  const long = events.slice();
+  long[700] = classOf(events[700]);
+  assert.match(thrown(long), /^TypeError: projectAgentUiState: events\[700\] \(id "[^"]+"\): the reference projection throws/);
+  assert.equal(thrown(long), thrown([events[0], long[700]]).replace("events[1]", "events[700]"));
+  // A status that is not a string throws when no later event decides the runtime status.
+  const last = events.slice();
+  last[999] = statusOf(events[999]);
+  assert.equal(thrown(last), thrown([events[0], last[999]]).replace("events[1]", "events[999]"));
+  // An event that cannot be carried is refused before any event is applied, whatever comes
+  // before it.
+  long[900] = deepOf(events[900]);
+  assert.equal(thrown(long), "TypeError: projectAgentUiState: events[900]: Runtime event nesting exceeds the limit of 64 levels.");
+  // And the package goes on: the stream without them projects as one event at a time does.
+  const projector = api.createAgentUiProjector();
+  for (const event of events) projector.apply(event);
+  assert.deepStrictEqual(api.projectAgentUiState({ executionEvents: events }), projector.getState());
+  projector.free();
+});
+
 test("a 10 MB text delta and a 20 MB payload string project without a trap", () => {
   const big = "x".repeat(10 * 1024 * 1024);
   const ev = parsedEvent({ id: "big1", kind: "model", eventClass: "model.delta", status: "running", sequence: 1 }, `"payload":{"delta":${JSON.stringify(big)}}`);

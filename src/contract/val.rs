@@ -225,19 +225,40 @@ const LIT_SLOTS: usize = 256;
 /// A cached `'static` text: its address, its length and its shared string.
 type LitEntry = Option<(usize, usize, Rc<str>)>;
 
+/// The cache behind [`Val::lit`]: its slots, and which of them hold a string (one bit each),
+/// so that emptying it touches only those.
+struct Lits {
+    slots: [LitEntry; LIT_SLOTS],
+    filled: [u64; LIT_SLOTS / 64],
+}
+
 thread_local! {
     /// Shared strings of `'static` texts, by address and length (direct-mapped: a collision
     /// only costs a fresh string).
-    static LITS: std::cell::RefCell<[LitEntry; LIT_SLOTS]> =
-        const { std::cell::RefCell::new([const { None }; LIT_SLOTS]) };
+    static LITS: std::cell::RefCell<Lits> = const {
+        std::cell::RefCell::new(Lits {
+            slots: [const { None }; LIT_SLOTS],
+            filled: [0; LIT_SLOTS / 64],
+        })
+    };
 }
 
 /// Empty the cache behind [`Val::lit`]. Memory that is released wholesale (the wasm batch
 /// arena) must not keep cached strings: the arena calls this when it starts and when it stops.
 pub fn forget_shared_literals() {
     LITS.with(|cache| {
-        if let Ok(mut cache) = cache.try_borrow_mut() {
-            *cache = [const { None }; LIT_SLOTS];
+        let Ok(mut cache) = cache.try_borrow_mut() else {
+            return;
+        };
+        let Lits { slots, filled } = &mut *cache;
+        for (w, word) in filled.iter_mut().enumerate() {
+            while *word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                if let Some(slot) = slots.get_mut(w * 64 + bit) {
+                    *slot = None;
+                }
+            }
         }
     });
 }
@@ -262,11 +283,15 @@ impl Val {
             let Ok(mut cache) = cache.try_borrow_mut() else {
                 return Val::Str(Rc::from(s));
             };
-            match cache.get_mut(slot) {
+            let Lits { slots, filled } = &mut *cache;
+            match slots.get_mut(slot) {
                 Some(Some((a, l, shared))) if *a == addr && *l == len => Val::Str(shared.clone()),
                 Some(entry) => {
                     let shared: Rc<str> = Rc::from(s);
                     *entry = Some((addr, len, shared.clone()));
+                    if let Some(word) = filled.get_mut(slot / 64) {
+                        *word |= 1 << (slot % 64);
+                    }
                     Val::Str(shared)
                 }
                 None => Val::Str(Rc::from(s)),
@@ -793,16 +818,30 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
         }
         Val::Obj(o) => {
             out.push('{');
-            for (i, (k, x)) in o.iter().enumerate() {
+            for (i, (k, x)) in o.entries.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json_str(k, out);
+                write_key(k, out);
                 out.push(':');
                 write_val(x, out, field_of);
             }
             out.push('}');
         }
+    }
+}
+
+/// A member name as JSON: the crate's own (static) names need no escape and are copied as they
+/// are; names from the input go through [`write_json_str`].
+fn write_key(k: &Key, out: &mut String) {
+    match k {
+        Key::S(s) => {
+            debug_assert!(!s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'));
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        Key::D(s) => write_json_str(s, out),
     }
 }
 

@@ -23,7 +23,10 @@ fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
 }
 
 /// The four payload records `pt` reads: payload, metadata, rawPayload, rawPayload.metadata.
-fn records<'a>(ev: Ev<'a>) -> [Option<&'a Map<String, Value>>; 4] {
+type Records<'a> = [Option<&'a Map<String, Value>>; 4];
+
+/// An event's [`Records`], located once for all the fields a tool change reads.
+fn records<'a>(ev: Ev<'a>) -> Records<'a> {
     let p = ev.payload();
     let m = rec(p.and_then(|p| obj_get(p, "metadata")));
     let r = rec(p.and_then(|p| obj_get(p, "rawPayload")));
@@ -31,21 +34,18 @@ fn records<'a>(ev: Ev<'a>) -> [Option<&'a Map<String, Value>>; 4] {
     [p, m, r, rm]
 }
 
-fn pt<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
-    records(ev)
-        .into_iter()
-        .find_map(|r| read_string_field(r, keys))
+fn pt<'a>(recs: &Records<'a>, keys: &[&str]) -> Option<&'a str> {
+    recs.iter().find_map(|r| read_string_field(*r, keys))
 }
 
-fn pt_arrays<'a>(ev: Ev<'a>, keys: &[&str]) -> Vec<&'a str> {
-    records(ev)
-        .into_iter()
-        .flat_map(|r| read_string_array_field(r, keys))
+fn pt_arrays<'a>(recs: &Records<'a>, keys: &[&str]) -> Vec<&'a str> {
+    recs.iter()
+        .flat_map(|r| read_string_array_field(*r, keys))
         .collect()
 }
 
-fn process_fact<'a>(ev: Ev<'a>, keys: &[&str]) -> Option<&'a str> {
-    let [p, m, r, rm] = records(ev);
+fn process_fact<'a>(recs: &Records<'a>, keys: &[&str]) -> Option<&'a str> {
+    let [p, m, r, rm] = *recs;
     let mut recs = Vec::new();
     for base in [p, m, r, rm] {
         for k in ["toolProcessFacts", "tool_process_facts"] {
@@ -386,15 +386,16 @@ pub struct ToolChange {
 /// `uniqueStrings` over `[...(ev[field] ?? []), ...payload arrays, payload single]`.
 fn tool_refs(
     ev: Ev<'_>,
+    recs: &Records<'_>,
     field: &'static str,
     arrays: &[&str],
     one: &[&str],
 ) -> Result<Vec<String>, Odd> {
     let mut items: Vec<Val> = Vec::new();
     ev.spread(field, &mut items)?;
-    let arr_u = unique_strings(pt_arrays(ev, arrays).into_iter().map(Some));
+    let arr_u = unique_strings(pt_arrays(recs, arrays).into_iter().map(Some));
     items.extend(arr_u.iter().map(|s| Val::str(s)));
-    items.extend(pt(ev, one).map(Val::str));
+    items.extend(pt(recs, one).map(Val::str));
     Ok(unique_trimmed(items.iter(), field)?
         .into_iter()
         .filter_map(|v| v.as_str().map(str::to_string))
@@ -444,8 +445,9 @@ impl ToolSurfaceAcc {
         if !is_tool_projection(ev, surface)? {
             return Ok(None);
         }
+        let recs = records(ev);
         let tool_name: Val = match pt(
-            ev,
+            &recs,
             &[
                 "toolName",
                 "tool_name",
@@ -460,7 +462,7 @@ impl ToolSurfaceAcc {
         };
         let id: Val = or_nullish(ev_val(ev, "toolCallId"), || {
             match pt(
-                ev,
+                &recs,
                 &["toolCallId", "tool_call_id", "callId", "call_id", "id"],
             ) {
                 Some(s) => Val::str(s),
@@ -478,10 +480,10 @@ impl ToolSurfaceAcc {
         });
         let key = id.key();
         let pos = self.index.get(&key).copied();
-        let fam_x = pt(ev, &["toolFamily", "tool_family"])
-            .or_else(|| process_fact(ev, &["toolFamily", "tool_family"]));
-        let op_x = pt(ev, &["operationKind", "operation_kind"])
-            .or_else(|| process_fact(ev, &["operationKind", "operation_kind"]));
+        let fam_x = pt(&recs, &["toolFamily", "tool_family"])
+            .or_else(|| process_fact(&recs, &["toolFamily", "tool_family"]));
+        let op_x = pt(&recs, &["operationKind", "operation_kind"])
+            .or_else(|| process_fact(&recs, &["operationKind", "operation_kind"]));
         let family = match (op_x, fam_x) {
             (Some("web_search"), _) => "webSearch".to_string(),
             (Some("web_fetch"), _) => "webFetch".to_string(),
@@ -489,17 +491,19 @@ impl ToolSurfaceAcc {
             _ => normalize_family(name_str(&tool_name)?, None, None),
         };
         let mcp_server = Val::opt_str(pt(
-            ev,
+            &recs,
             &["mcpServer", "mcp_server", "serverId", "server_id"],
         ));
         let artifact_refs = tool_refs(
             ev,
+            &recs,
             "artifactRefs",
             &["artifactRefs", "artifact_refs"],
             &["artifactRef", "artifact_ref", "artifactId", "artifact_id"],
         )?;
         let evidence_refs = tool_refs(
             ev,
+            &recs,
             "evidenceRefs",
             &["evidenceRefs", "evidence_refs"],
             &["evidenceRef", "evidence_ref", "evidenceId", "evidence_id"],
@@ -507,7 +511,7 @@ impl ToolSurfaceAcc {
         let tv = |s: Option<String>| s.map(Val::string).unwrap_or_default();
         let input_preview = tv(truncate_text(
             pt(
-                ev,
+                &recs,
                 &[
                     "input",
                     "arguments",
@@ -521,7 +525,7 @@ impl ToolSurfaceAcc {
             240,
         ));
         let out_src = match pt(
-            ev,
+            &recs,
             &[
                 "output",
                 "result",
@@ -539,7 +543,7 @@ impl ToolSurfaceAcc {
         let output_preview = tv(truncate_text(out_src, 240));
         let error_preview = tv(truncate_text(
             pt(
-                ev,
+                &recs,
                 &[
                     "error",
                     "errorPreview",
@@ -593,7 +597,7 @@ impl ToolSurfaceAcc {
             evidence_refs,
             event_id,
             event_view: event_view(ev),
-            skill_slug: Val::opt_str(pt(ev, &["skillSlug", "skill_slug", "slug"])),
+            skill_slug: Val::opt_str(pt(&recs, &["skillSlug", "skill_slug", "slug"])),
             mcp: Val::Undef,
         };
         match existing {

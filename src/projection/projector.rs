@@ -339,6 +339,39 @@ impl<'a> ProjectorCore<'a> {
         Ok(flags)
     }
 
+    /// [`Self::hydrate`] from the JSON array `text`, in one pass: each event is parsed, checked
+    /// and applied to the new state and kept as its text, its parsed tree dropped at once (the
+    /// list's trees are never all held). `None`, the projector as it was, when anything stops
+    /// it: the caller then hydrates from the parsed list, whose error is the one the order of
+    /// checks gives (every event checked before any is applied).
+    pub fn hydrate_text(&mut self, text: &str, source_count: Option<f64>) -> Option<Vec<u8>> {
+        let mut next = Self::new(source_count);
+        next.strict = self.strict;
+        next.batch_names = self.batch_names;
+        let mut flags = Vec::new();
+        let mut ext: u32 = 0;
+        let read = crate::contract::json::for_each_array_element(text, |event, item| {
+            if next.check_input(&event).is_err() {
+                return false;
+            }
+            match next.apply_checked_keeping(event, Some(item), ext) {
+                Ok(accepted) => {
+                    if accepted {
+                        ext = ext.saturating_add(1);
+                    }
+                    flags.push(u8::from(accepted));
+                    true
+                }
+                Err(_) => false,
+            }
+        });
+        if !read {
+            return None;
+        }
+        *self = next;
+        Some(flags)
+    }
+
     /// `apply` of an event that passed the boundary check: true when accepted, `Err` (nothing
     /// changed) where the reference throws on it whatever follows.
     fn apply_checked(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, Odd> {
@@ -1228,6 +1261,21 @@ mod wire_tests {
                 ProjectorCore::new(None).project_array_text(bad).is_none(),
                 "{bad}"
             );
+        }
+        // Hydrating from the text: the flags and the state of hydrating from the parsed list;
+        // text that stops it leaves the projector as it was.
+        let events: Vec<serde_json::Value> = serde_json::from_str(&text).expect("events");
+        let texts: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut from_list = Projector::new(None);
+        let flags = from_list.hydrate(events, &texts, Some(2.0));
+        let mut from_text = Projector::new(None);
+        assert_eq!(from_text.hydrate_text(&text, Some(2.0)), flags.ok());
+        let state = |p: &Projector| p.state().map(|s| s.to_json());
+        assert_eq!(state(&from_text), state(&from_list));
+        for bad in ["[{}", "[1]", "[{\"id\":\"a\",\"eventClass\":5}]"] {
+            assert_eq!(from_text.hydrate_text(bad, None), None, "{bad}");
+            assert_eq!(state(&from_text), state(&from_list));
         }
         for empty in ["[]", " [ ] ", "\n[\t]\n"] {
             let mut p = ProjectorCore::new(None);

@@ -87,6 +87,9 @@ impl WasmProjector {
     /// event throws and changes nothing.
     pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<Vec<u8>, JsError> {
         with_input(len, |text| {
+            if let Some(flags) = self.inner.hydrate_text(text, source_count) {
+                return Ok(flags);
+            }
             let (events, texts) = events_of(text)?;
             self.inner
                 .hydrate(events, &texts, source_count)

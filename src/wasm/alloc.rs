@@ -429,8 +429,11 @@ fn block_size(layout: Layout) -> usize {
 
 /// Bytes of a bump chunk.
 const CHUNK: usize = 4 << 20;
-/// Blocks larger than this get a chunk of their own, given back to talc when freed.
-const DEDICATED_MIN: usize = CHUNK / 4;
+/// Blocks larger than this get a chunk of their own, given back to talc when freed: the old
+/// buffers of a growing list or table go back at once (talc merges them for later blocks)
+/// instead of waiting for the arena's end. At 1 MiB, a 20,000-event batch grew memory by 6.1x
+/// its input; at 64 KiB, by 4.9x, as fast.
+const DEDICATED_MIN: usize = 64 << 10;
 /// Most chunks an arena holds (a 4 GiB memory holds 1,024 bump chunks).
 const MAX_CHUNKS: usize = 2048;
 /// 64 KiB pages of a 4 GiB memory, one bit each.

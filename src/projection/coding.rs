@@ -1558,5 +1558,11 @@ mod tests {
         assert_eq!(safe_path(Some("/etc")), None);
         assert_eq!(safe_path(Some("file:x")), None);
         assert_eq!(safe_path(Some("a?secret=1")), None);
+        assert_eq!(safe_path(Some("a/API-Key=1")), None);
+        assert_eq!(safe_path(Some("x=1&Authorization=b")), None);
+        assert_eq!(safe_path(Some("=token=")), None);
+        assert_eq!(safe_path(Some("tokens=1")), Some("tokens=1"));
+        assert_eq!(safe_path(Some("token")), Some("token"));
+        assert_eq!(safe_path(Some("é=token")), Some("é=token"));
     }
 }

@@ -63,22 +63,26 @@ pub fn safe_path(v: Option<&str>) -> Option<&str> {
     if drive || v.starts_with('/') || v.starts_with("file:") {
         return None;
     }
-    let lower = v.to_ascii_lowercase();
-    for name in [
-        "apikey",
-        "api-key",
-        "api_key",
-        "authorization",
-        "password",
-        "secret",
-        "token",
-    ] {
-        let pat = format!("{name}=");
-        if lower.contains(&pat) {
-            return None;
-        }
-    }
-    Some(v)
+    // A credential name followed by `=`, in any ASCII case: found at each `=` by the name that
+    // ends there.
+    const NAMES: [&[u8]; 7] = [
+        b"apikey",
+        b"api-key",
+        b"api_key",
+        b"authorization",
+        b"password",
+        b"secret",
+        b"token",
+    ];
+    let credential = b.iter().enumerate().any(|(i, &c)| {
+        c == b'='
+            && NAMES.iter().any(|name| {
+                i >= name.len()
+                    && b.get(i - name.len()..i)
+                        .is_some_and(|before| before.eq_ignore_ascii_case(name))
+            })
+    });
+    (!credential).then_some(v)
 }
 
 /// `uniqueStrings(list)`: trimmed, non-empty, first occurrence kept.

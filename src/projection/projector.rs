@@ -1206,6 +1206,21 @@ pub fn project_with(
     source_count: Option<f64>,
     strict: bool,
 ) -> Result<Val, EventError> {
+    projected(events, source_count, strict)?.state()
+}
+
+/// [`project`] with the state as [`ProjectorCore::state_compact`] gives it (for a receiver that
+/// has the events).
+pub fn project_compact(events: &[Value], source_count: Option<f64>) -> Result<Val, EventError> {
+    projected(events, source_count, false)?.state_compact()
+}
+
+/// The projector of [`project_with`], every event applied.
+fn projected(
+    events: &[Value],
+    source_count: Option<f64>,
+    strict: bool,
+) -> Result<ProjectorCore<'_>, EventError> {
     let mut p = ProjectorCore::new(source_count);
     p.strict = strict;
     p.batch_names = true;
@@ -1219,7 +1234,7 @@ pub fn project_with(
                 ),
             })?;
     }
-    p.state()
+    Ok(p)
 }
 
 #[cfg(test)]

@@ -135,10 +135,11 @@ pub fn project_from_session_snapshot_with(
     })
 }
 
-/// `projectAgentUiStateFromSessionSnapshot(input)` with the crate's batch projection.
-/// `Val::Event(i)` in the result is the i-th event of the list `snapshot_events` selects.
+/// `projectAgentUiStateFromSessionSnapshot(input)` with the crate's batch projection, compact
+/// (`Val::Event(i)` and the templates' objects stand for the i-th event of the list
+/// `snapshot_events` selects, which the receiver has).
 pub fn project_from_session_snapshot(input: &Value) -> Result<Val, EventError> {
-    project_from_session_snapshot_with(input, &crate::projection::projector::project)
+    project_from_session_snapshot_with(input, &crate::projection::projector::project_compact)
 }
 
 #[cfg(test)]

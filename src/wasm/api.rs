@@ -356,10 +356,17 @@ pub fn project_read_model(
 /// list the snapshot resolves to (executionEvents, else readModel.events[*].source).
 #[wasm_bindgen]
 pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
-    let input = parse_input(len)?;
-    snapshot::project_from_session_snapshot(&input)
-        .map(|v| wire(&v))
-        .map_err(|e| JsError::new(&e.message))
+    batch(len, len, |text, out, arena| {
+        let input = crate::contract::json::parse_value(text)
+            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let state = snapshot::project_from_session_snapshot(&input);
+        if let Ok(s) = &state {
+            s.write_json(out);
+        }
+        let state = state.map_err(|e| e.message);
+        dispose(arena, input);
+        state.map(|s| dispose(arena, s))
+    })
 }
 
 /// `buildAgentUiSubagentsModel(events)`.

@@ -54,35 +54,8 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
     events = Array.isArray(projections) ? projections.map((p) => p && p.source) : [];
   }
   requireEventList(events, what);
-  const text = jsonText(snapshotRead(input), `${what}: input`);
+  const text = jsonText(input, `${what}: input`);
   return parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
-}
-
-/**
- * What the module reads of a session snapshot (`projection::snapshot`): the events, the source
- * counts and the transcript messages; a saved read model's entries cross as their `source` only,
- * and not at all when `executionEvents` is given.
- */
-function snapshotRead(input) {
-  const readModel = input.readModel;
-  let model = readModel;
-  if (readModel !== null && typeof readModel === "object" && !Array.isArray(readModel)) {
-    const given = input.executionEvents !== undefined && input.executionEvents !== null;
-    const entries = readModel.events;
-    model = {
-      sourceCount: readModel.sourceCount,
-      events:
-        given || !Array.isArray(entries)
-          ? undefined
-          : entries.map((entry) => (entry !== null && typeof entry === "object" ? { source: entry.source } : null)),
-    };
-  }
-  return {
-    executionEvents: input.executionEvents,
-    sourceCount: input.sourceCount,
-    readModel: model,
-    messages: input.messages,
-  };
 }
 
 export function projectAgentRuntimeReadModel(input, options) {

@@ -315,9 +315,9 @@ pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<St
                 dispose(arena, projector);
                 return Ok(());
             }
-            dispose(arena, projector);
             // Something stopped it: the parsed list gives the error (or, should the two ever
-            // disagree, the state).
+            // disagree, the state). Dropped, not forgotten: its blocks serve that second pass.
+            drop(projector);
         }
         let events = parse_event_list(text)?;
         // Same result as `projection::project`, without cloning the events.

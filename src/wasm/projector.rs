@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::api::{parse_event, parse_event_list};
 use super::input::with_input;
+use crate::contract::event::check_carryable;
 use crate::contract::json::{array_element_texts, for_each_array_element};
 use crate::projection::patch::PATCH_TEXT_CAPACITY;
 use crate::projection::projector::Projector;
@@ -22,7 +23,13 @@ pub struct WasmProjector {
 /// gives the error of a text that is not an array of events).
 fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError> {
     let (mut events, mut texts) = (Vec::new(), Vec::new());
+    // An element that cannot be carried sends the list to the parsed-whole path, whose error
+    // is the one to give (an element nested past its limit may parse alone but not in the
+    // array, which takes a level of serde_json's budget).
     let read = for_each_array_element(text, |event, item| {
+        if check_carryable(&event).is_err() {
+            return false;
+        }
         events.push(event);
         texts.push(item);
         true

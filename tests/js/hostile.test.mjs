@@ -538,6 +538,30 @@ test("deep nesting is a clear error at any depth, never a stack overflow", () =>
   assert.ok(e, "refused");
 });
 
+test("a list holding an element nested near the JSON reader's limit gives the same error through every list entry point", () => {
+  // 127 levels parse as one value but not inside the array (which takes a level of the
+  // reader's budget): the list is refused for the nesting, named at that index, everywhere.
+  const nest = (depth) => {
+    let v = [];
+    for (let i = 1; i < depth; i++) v = [v];
+    return v;
+  };
+  const ev = { ...BASE, id: "n0" };
+  for (const list of [[nest(127)], [ev, null, nest(127)], [{ ...ev, id: "n1", payload: nest(70) }, nest(127)]]) {
+    const batch = outcome(() => api.projectAgentUiState({ executionEvents: list }), "batch");
+    assert.ok(batch instanceof TypeError, String(batch));
+    const words = batch.message.replace(/^projectAgentUiState: /, "");
+    for (const [name, run] of [
+      ["hydrate", () => api.createProjector().hydrate({ executionEvents: list })],
+      ["applyMany", () => api.createProjector().applyMany(list)],
+    ]) {
+      const e = outcome(run, name);
+      assert.ok(e instanceof TypeError, `${name}: ${e}`);
+      assert.ok(e.message.endsWith(words), `${name}: ${e.message} (batch: ${batch.message})`);
+    }
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // Secrets
 

@@ -5,12 +5,15 @@
 //! - a refused event (Err) or a duplicate (Ok(false)) leaves the state unchanged;
 //! - the state rebuilt from the patches (`take_patch`, applied the way the JS wrapper does)
 //!   deep-equals `state()` after every patch;
-//! - batch `project` over the accepted events deep-equals the incremental state.
+//! - batch `project` over the accepted events deep-equals the incremental state;
+//! - the batch and the hydrate that read the array text one event at a time
+//!   (`project_array_text`, `hydrate_text`) give what the parsed list gives, or stop exactly
+//!   where it fails.
 #![no_main]
 
 use agent_runtime_projection::contract::val::{deep_equal, Val};
 use agent_runtime_projection::projection::patch::Patch;
-use agent_runtime_projection::projection::projector::{project, Projector};
+use agent_runtime_projection::projection::projector::{project, Projector, ProjectorCore};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -26,6 +29,41 @@ fuzz_target!(|data: &[u8]| {
         Ok(v @ Value::Object(_)) => vec![v],
         _ => return,
     };
+    // A batch and a hydrate that read the array text one event at a time: what the parsed
+    // list gives, or stopped exactly where it fails.
+    let all = serde_json::to_string(&events).expect("events as JSON text");
+    let mut listed = Projector::new(None);
+    let listed_state = listed.project_list_compact(events.clone());
+    let mut streamed = ProjectorCore::new(None);
+    match (streamed.project_array_text(&all), &listed_state) {
+        (Some(a), Ok(b)) => {
+            let (mut wa, mut wb) = (String::new(), String::new());
+            streamed.write_wire(&a, &mut wa);
+            listed.write_wire(b, &mut wb);
+            assert_eq!(wa, wb, "array-text batch differs from the list batch");
+        }
+        (None, Err(_)) => {}
+        (a, b) => panic!(
+            "array-text batch {:?} but list batch ok {}",
+            a.is_some(),
+            b.is_ok()
+        ),
+    }
+    let texts: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut from_list = Projector::new(None);
+    let flags = from_list.hydrate(events.clone(), &texts, None).ok();
+    let mut from_text = Projector::new(None);
+    assert_eq!(
+        from_text.hydrate_text(&all, None),
+        flags,
+        "hydrate flags differ"
+    );
+    assert_eq!(
+        from_text.state().ok().map(|s| s.to_json()),
+        from_list.state().ok().map(|s| s.to_json()),
+        "hydrated states differ"
+    );
     let mut p = Projector::new(None);
     let mut client = Val::Undef;
     let first = p.take_patch().expect("the empty state is readable");

@@ -120,6 +120,12 @@ const ratio20k = batch[20_000] / floor20k;
 row("batch / floor", 20_000, `${ratio20k.toFixed(2)}×`, "≤ 3×", ratio20k <= 3);
 row("`projectAgentUiState`", 100_000, fmtMs(batch[100_000]), "< 1.5 s", batch[100_000] < 1_500);
 
+/** The numbers a module script prints on its last line, run in a fresh Node process. */
+function freshProcessNumbers(script) {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 1 << 26 });
+  return out.trim().split(" ").map(Number);
+}
+
 /**
  * The first batch projection of a fresh process (what a page load pays): the module's memory
  * still has to grow and V8 compiles functions on first use. Median of `runs` child processes.
@@ -136,8 +142,7 @@ function firstCall(n, runs) {
   const samples = [];
   const memory = [];
   for (let i = 0; i < runs; i++) {
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
-    const [ms, bytes] = out.trim().split(" ").map(Number);
+    const [ms, bytes] = freshProcessNumbers(script);
     samples.push(ms);
     memory.push(bytes);
   }
@@ -171,8 +176,7 @@ function batchPeak(n) {
     const before = core.exports.memory.buffer.byteLength;
     call("bench", () => glue.project(putText(text), undefined, false));
     console.log(before, core.exports.memory.buffer.byteLength, Buffer.byteLength(text));`;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 1 << 26 });
-  const [before, after, bytes] = out.trim().split(" ").map(Number);
+  const [before, after, bytes] = freshProcessNumbers(script);
   return { grownMB: (after - before) / 1e6, ratio: (after - before) / bytes };
 }
 for (const n of [20_000, 100_000]) {
@@ -202,8 +206,7 @@ function livePerEvent(n) {
     const before = core.exports.memory.buffer.byteLength;
     for (const e of events) p.apply(e);
     console.log(before, core.exports.memory.buffer.byteLength, text);`;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
-  const [before, after, text] = out.trim().split(" ").map(Number);
+  const [before, after, text] = freshProcessNumbers(script);
   return { perEvent: (after - before) / n, beyondText: (after - before - text) / n };
 }
 {

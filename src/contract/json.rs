@@ -98,6 +98,10 @@ pub fn array_element_texts(text: &str) -> Result<Vec<&str>, serde_json::Error> {
 /// slice of `text`, handed to `f` as soon as it is read, in one pass over the text; `f` returns
 /// false to stop. True when `text` is a well-formed JSON array and `f` took every element;
 /// false says nothing more (callers that need the error read the text with [`parse_value`]).
+/// An element read alone has one level more of serde_json's nesting budget than inside the
+/// whole array: callers refuse what nests that deep anyway (an event deeper than
+/// `event::MAX_EVENT_DEPTH` cannot be carried), and that check, not this reader, is where such
+/// an element stops.
 pub fn for_each_array_element<'t>(
     text: &'t str,
     mut f: impl FnMut(Value, &'t str) -> bool,

@@ -27,11 +27,14 @@ impl Stored<'_> {
     /// The event as a value (parsed again from its text; None only if that text no longer
     /// parses, which cannot happen for text that was accepted).
     pub fn value(&self) -> Option<Cow<'_, Value>> {
-        match self {
-            Stored::Value(v) => Some(Cow::Borrowed(&**v)),
-            Stored::Text(t) => crate::contract::json::parse_value(t).ok().map(Cow::Owned),
-            Stored::Slice(t) => crate::contract::json::parse_value(t).ok().map(Cow::Owned),
-        }
+        let text: &str = match self {
+            Stored::Value(v) => return Some(Cow::Borrowed(&**v)),
+            Stored::Text(t) => t,
+            Stored::Slice(t) => t,
+        };
+        crate::contract::json::parse_value(text)
+            .ok()
+            .map(Cow::Owned)
     }
 }
 

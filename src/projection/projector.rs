@@ -339,37 +339,53 @@ impl<'a> ProjectorCore<'a> {
         Ok(flags)
     }
 
-    /// [`Self::hydrate`] from the JSON array `text`, in one pass: each event is parsed, checked
-    /// and applied to the new state and kept as its text, its parsed tree dropped at once (the
-    /// list's trees are never all held). `None`, the projector as it was, when anything stops
+    /// [`Self::hydrate`] from the JSON array `text`, in one pass ([`Self::read_array_text`], each
+    /// event kept as a copy of its text). `None`, the projector as it was, when anything stops
     /// it: the caller then hydrates from the parsed list, whose error is the one the order of
     /// checks gives (every event checked before any is applied).
     pub fn hydrate_text(&mut self, text: &str, source_count: Option<f64>) -> Option<Vec<u8>> {
         let mut next = Self::new(source_count);
         next.strict = self.strict;
         next.batch_names = self.batch_names;
+        let flags = next.read_array_text(text, false, &|t| Stored::Text(t.into()))?;
+        *self = next;
+        Some(flags)
+    }
+
+    /// Read the JSON array `text` one event at a time: each event is checked, applied and, when
+    /// accepted, kept as `keep(its slice of text)`, its parsed tree dropped at once (the list's
+    /// trees are never all held). Events get `ext` 0, 1, ... counting every element when
+    /// `by_index` (a batch names events by their index), else the accepted ones. One flag per
+    /// event (1 accepted, 0 duplicate id); `None` when anything stops it (the text is not a
+    /// well-formed array, an event cannot be carried or the reference throws on it). (`keep` as a
+    /// trait object: one compiled copy for both callers.)
+    fn read_array_text<'t>(
+        &mut self,
+        text: &'t str,
+        by_index: bool,
+        keep: &dyn Fn(&'t str) -> Stored<'a>,
+    ) -> Option<Vec<u8>> {
         let mut flags = Vec::new();
         let mut ext: u32 = 0;
         let read = crate::contract::json::for_each_array_element(text, |event, item| {
-            if next.check_input(&event).is_err() {
+            if self.check_input(&event).is_err() {
                 return false;
             }
-            match next.apply_checked_keeping(event, Some(item), ext) {
-                Ok(accepted) => {
-                    if accepted {
-                        ext = ext.saturating_add(1);
-                    }
-                    flags.push(u8::from(accepted));
-                    true
+            let Ok(accepted) = self.apply_checked(Cow::Owned(event), ext) else {
+                return false;
+            };
+            if accepted {
+                if let Some(last) = self.events.last_mut() {
+                    *last = keep(item);
                 }
-                Err(_) => false,
             }
+            if accepted || by_index {
+                ext = ext.saturating_add(1);
+            }
+            flags.push(u8::from(accepted));
+            true
         });
-        if !read {
-            return None;
-        }
-        *self = next;
-        Some(flags)
+        read.then_some(flags)
     }
 
     /// `apply` of an event that passed the boundary check: true when accepted, `Err` (nothing
@@ -487,36 +503,15 @@ impl<'a> ProjectorCore<'a> {
     }
 
     /// The batch projection (as [`Projector::project_list_compact`] gives it) of the JSON array
-    /// `text`, in one pass: each event is parsed, checked, applied and kept as its slice of
-    /// `text`, its parsed tree dropped at once, so a batch holds one event's tree at a time
-    /// rather than the whole stream's. `None` when anything stops it (the text is not a
-    /// well-formed array, an event cannot be carried, the reference throws on one, the state is
-    /// unreadable): the caller then projects the parsed list, whose error is the one the
-    /// reference's order of checks gives (a JSON error before any event is applied, and so on).
+    /// `text`, in one pass ([`Self::read_array_text`], each event kept as its slice of `text`,
+    /// uncopied), so a batch holds one event's parsed tree at a time rather than the stream's.
+    /// `None` when anything stops it (as there, or the state is unreadable): the caller then
+    /// projects the parsed list, whose error is the one the reference's order of checks gives
+    /// (a JSON error before any event is applied, and so on).
     pub fn project_array_text(&mut self, text: &'a str) -> Option<Val> {
         self.batch_names = true;
-        let mut index: u32 = 0;
-        let read = crate::contract::json::for_each_array_element(text, |event, slice| {
-            if self.check_input(&event).is_err() {
-                return false;
-            }
-            match self.apply_checked(Cow::Owned(event), index) {
-                Ok(true) => {
-                    if let Some(last) = self.events.last_mut() {
-                        *last = Stored::Slice(slice);
-                    }
-                }
-                Ok(false) => {}
-                Err(_) => return false,
-            }
-            index = index.saturating_add(1);
-            true
-        });
-        if read {
-            self.state_compact().ok()
-        } else {
-            None
-        }
+        self.read_array_text(text, true, &Stored::Slice)?;
+        self.state_compact().ok()
     }
 
     /// How error messages name accepted event `ext`: by its input index (`events[i]`) in batch

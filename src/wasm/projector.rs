@@ -24,8 +24,7 @@ pub struct WasmProjector {
 fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError> {
     let (mut events, mut texts) = (Vec::new(), Vec::new());
     // An element that cannot be carried sends the list to the parsed-whole path, whose error
-    // is the one to give (an element nested past its limit may parse alone but not in the
-    // array, which takes a level of serde_json's budget).
+    // is the one to give (see `for_each_array_element` on nesting).
     let read = for_each_array_element(text, |event, item| {
         if check_carryable(&event).is_err() {
             return false;

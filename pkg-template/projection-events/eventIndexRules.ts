@@ -21,26 +21,33 @@ export type LatestIndexField = (typeof LATEST_INDEX_FIELDS)[number];
 export type LatestIndexSlot = 0 | 1 | 2 | 3 | 4 | 5;
 
 /**
- * Receives one entry an event writes into an index: the map (by its position in
- * `LATEST_INDEX_FIELDS`) and the key it is stored under there. The key is the event's field value
- * as it is, not yet a property key (a map keyed like a JS object converts it).
+ * The keys an event takes over in an index of latest events, by map (`LatestIndexSlot`): slot 0
+ * always holds the event's type; each other slot holds the event's key for that map, or
+ * `undefined` when the event takes over no entry there. A key is the event's field value as it is,
+ * not yet a property key (a map keyed like a JS object converts it).
  */
-export type LatestIndexVisitor = (slot: LatestIndexSlot, key: unknown) => void;
+export type LatestIndexKeys = [unknown, unknown, unknown, unknown, unknown, unknown];
+
+/** A fresh `LatestIndexKeys` to fill (callers reuse one). */
+export function latestIndexKeySlots(): LatestIndexKeys {
+  return [undefined, undefined, undefined, undefined, undefined, undefined];
+}
 
 /**
- * Reports, in map order, every entry `event` takes over in an index of latest events: always its
- * type; the first of run, turn, thread and session id present (`??`), when truthy; each of tool
- * call, action, artifact and evidence id, when truthy. Reads the event's fields like a plain
- * property access, so a non-object event fails with the JS `TypeError` such an access gives.
+ * Fills `keys` with every entry `event` takes over in an index of latest events: always its type;
+ * the first of run, turn, thread and session id present (`??`), when truthy; each of tool call,
+ * action, artifact and evidence id, when truthy (else `undefined`). Reads the event's fields like
+ * a plain property access, so a non-object event fails with the JS `TypeError` such an access
+ * gives. Callers store each slot at a store site of its own (one map per site stays fast in V8).
  */
-export function visitLatestIndexEntries(event: AgentUiProjectionEvent, visit: LatestIndexVisitor): void {
-  visit(0, event.type);
+export function latestIndexKeys(event: AgentUiProjectionEvent, keys: LatestIndexKeys): void {
+  keys[0] = event.type;
   const runKey = event.runId ?? event.turnId ?? event.threadId ?? event.sessionId ?? null;
-  if (runKey) visit(1, runKey);
-  if (event.toolCallId) visit(2, event.toolCallId);
-  if (event.actionId) visit(3, event.actionId);
-  if (event.artifactId) visit(4, event.artifactId);
-  if (event.evidenceId) visit(5, event.evidenceId);
+  keys[1] = runKey ? runKey : undefined;
+  keys[2] = event.toolCallId ? event.toolCallId : undefined;
+  keys[3] = event.actionId ? event.actionId : undefined;
+  keys[4] = event.artifactId ? event.artifactId : undefined;
+  keys[5] = event.evidenceId ? event.evidenceId : undefined;
 }
 
 /** The scope fields a filter may constrain, in the order a match checks them. */

@@ -6,12 +6,11 @@
 // per append instead of recomputed per read.
 import type { AgentUiEventClass, AgentUiProjectionEvent, AgentUiSurface } from "./contracts.js";
 import {
-  LATEST_INDEX_FIELDS,
   eventInScope,
   hasScopeFilter,
   inConstrainedScope,
-  visitLatestIndexEntries,
-  type LatestIndexSlot,
+  latestIndexKeySlots,
+  latestIndexKeys,
   type ScopeFilterLike,
 } from "./eventIndexRules.js";
 
@@ -68,17 +67,23 @@ export function indexAgentUiProjectionEvents(
   events: AgentUiProjectionEvent[],
   previous: AgentUiProjectionEventIndex = createEmptyAgentUiProjectionEventIndex(),
 ): AgentUiProjectionEventIndex {
-  const maps = LATEST_INDEX_FIELDS.map((field) => ({ ...previous[field] }) as LooseIndexMap);
-  let current: AgentUiProjectionEvent;
-  const write = (slot: LatestIndexSlot, key: unknown): void => {
-    maps[slot][key as PropertyKey] = current;
-  };
+  const latestEventByType: LooseIndexMap = { ...previous.latestEventByType };
+  const latestEventByRun: LooseIndexMap = { ...previous.latestEventByRun };
+  const latestEventByToolCall: LooseIndexMap = { ...previous.latestEventByToolCall };
+  const latestEventByAction: LooseIndexMap = { ...previous.latestEventByAction };
+  const latestEventByArtifact: LooseIndexMap = { ...previous.latestEventByArtifact };
+  const latestEventByEvidence: LooseIndexMap = { ...previous.latestEventByEvidence };
+  // Refilled per event; a call of its own (an event's getter may index events too).
+  const keys = latestIndexKeySlots();
   for (const event of events) {
-    current = event;
-    visitLatestIndexEntries(event, write);
+    latestIndexKeys(event, keys);
+    latestEventByType[keys[0] as PropertyKey] = event;
+    if (keys[1] !== undefined) latestEventByRun[keys[1] as PropertyKey] = event;
+    if (keys[2] !== undefined) latestEventByToolCall[keys[2] as PropertyKey] = event;
+    if (keys[3] !== undefined) latestEventByAction[keys[3] as PropertyKey] = event;
+    if (keys[4] !== undefined) latestEventByArtifact[keys[4] as PropertyKey] = event;
+    if (keys[5] !== undefined) latestEventByEvidence[keys[5] as PropertyKey] = event;
   }
-  const [latestEventByType, latestEventByRun, latestEventByToolCall, latestEventByAction, latestEventByArtifact, latestEventByEvidence] =
-    maps;
   return {
     latestEventByType,
     latestEventByRun,
@@ -86,7 +91,7 @@ export function indexAgentUiProjectionEvents(
     latestEventByAction,
     latestEventByArtifact,
     latestEventByEvidence,
-  };
+  } as AgentUiProjectionEventIndex;
 }
 
 /** Whether `event` lies in `filter`'s scope (a filter without a non-empty id matches everything). */

@@ -23,7 +23,8 @@ import {
   SCOPE_FILTER_FIELDS,
   eventInScope,
   hasScopeFilter,
-  visitLatestIndexEntries,
+  latestIndexKeySlots,
+  latestIndexKeys,
   type LatestIndexSlot,
   type ScopeFilterField,
 } from "./eventIndexRules.js";
@@ -316,18 +317,6 @@ class IncrementalProjectionEventStore implements AgentUiProjectionEventStore {
   private selections = new SelectionCache();
   private snapshot: { state: AgentUiProjectionEventStoreState; logLength: number; latestVersions: number[] } | undefined;
   private readonly listeners = new Set<{ listener: AgentUiProjectionEventStoreListener }>();
-  /** The event being indexed, for `recordLatest`. */
-  private indexing: Event | undefined;
-  private readonly recordLatest = (slot: LatestIndexSlot, key: unknown): void => {
-    const map = this.latest[slot];
-    const mapKey = propertyKey(key);
-    const event = this.indexing as Event;
-    // The same event again under the same key (an event appended twice) changes nothing.
-    if (map.get(mapKey) === event) return;
-    map.set(mapKey, event);
-    this.latestVersions[slot] += 1;
-  };
-
   get size(): number {
     return this.log.length;
   }
@@ -451,9 +440,18 @@ class IncrementalProjectionEventStore implements AgentUiProjectionEventStore {
   /** Puts `event` at the end of the log and into the latest-event maps and the built indexes. */
   private add(event: Event): void {
     const position = this.log.length;
-    this.indexing = event;
-    visitLatestIndexEntries(event, this.recordLatest);
-    this.indexing = undefined;
+    const keys = latestIndexKeySlots();
+    latestIndexKeys(event, keys);
+    for (let slot = 0; slot < keys.length; slot++) {
+      const key = keys[slot];
+      if (slot !== 0 && key === undefined) continue;
+      const map = this.latest[slot];
+      const mapKey = propertyKey(key);
+      // The same event again under the same key (an event appended twice) changes nothing.
+      if (map.get(mapKey) === event) continue;
+      map.set(mapKey, event);
+      this.latestVersions[slot] += 1;
+    }
     this.log.push(event);
     for (const index of this.dimensions.values()) index.add(event, position);
   }

@@ -16,6 +16,12 @@
 //              (default 300)
 //   fixtures   projectAgentUiState of each of the 13 standard fixtures, n rounds (default 2,000):
 //              the fixed cost of a short batch
+//   tools      projectAgentUiToolSurface of the read-model projections of all 13 fixtures' events,
+//              n calls (default 2,000)
+//   coding     projectCodingWorkbenchView of the state of all 13 fixtures' events, n calls
+//              (default 2,000)
+//   readmodel  projectAgentRuntimeReadModel of each standard fixture's events, n rounds
+//              (default 2,000)
 //   delta      applyAgentRuntimeStateDeltaToProjectionState of the fixtures' state.delta event
 //              over the state of all 13 fixtures' events, n calls (default 2,000)
 // Sampling adds overhead to short wasm functions; compare shares, not absolute times.
@@ -30,7 +36,7 @@ const opt = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const workload = args[0] ?? "batch";
-const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, delta: 2_000, short: 56, fresh: 300, accumulator: 300 };
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, delta: 2_000, tools: 2_000, coding: 2_000, readmodel: 2_000, short: 56, fresh: 300, accumulator: 300 };
 if (!(workload in defaults)) {
   console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
   process.exit(2);
@@ -40,16 +46,19 @@ const top = Number(opt("--top", 30));
 const pkgDir = opt("--pkg", join(root, "target", "pkg-profiling"));
 const api = await import(pathToFileURL(join(pkgDir, "index.node.js")).href);
 
-const events = workload === "fixtures" || workload === "delta" ? [] : api.generateRuntimeEvents(n, 42);
+const events = ["fixtures", "delta", "tools", "coding", "readmodel"].includes(workload) ? [] : api.generateRuntimeEvents(n, 42);
 const text = workload === "validate" ? JSON.stringify(events) : "";
 /** `fn(events)` for each standard fixture's events, `n` rounds. */
 function eachFixture(fn) {
   for (let r = 0; r < n; r++) for (const f of api.agentUiConformanceFixtures) fn(f.events);
 }
-// The delta workload's arguments: one state.delta event over the state of every fixture's events.
+// The delta and coding workloads' arguments: the state of every fixture's events and its
+// state.delta event.
 const fixtureEvents = api.agentUiConformanceFixtures.flatMap((f) => f.events);
 const deltaEvent = fixtureEvents.find((e) => e.eventClass === "state.delta");
-const deltaState = workload === "delta" ? api.projectAgentUiState({ executionEvents: fixtureEvents }) : undefined;
+const fixtureState = workload === "delta" || workload === "coding" ? api.projectAgentUiState({ executionEvents: fixtureEvents }) : undefined;
+const toolProjections =
+  workload === "tools" ? api.projectAgentRuntimeReadModel({ executionEvents: fixtureEvents }).events : undefined;
 
 const run = {
   batch: () => {
@@ -76,8 +85,15 @@ const run = {
     for (const e of events) a.apply(e);
   }),
   fixtures: () => eachFixture((events) => api.projectAgentUiState({ executionEvents: events })),
+  readmodel: () => eachFixture((events) => api.projectAgentRuntimeReadModel({ executionEvents: events })),
+  tools: () => {
+    for (let r = 0; r < n; r++) api.projectAgentUiToolSurface(toolProjections);
+  },
+  coding: () => {
+    for (let r = 0; r < n; r++) api.projectCodingWorkbenchView(fixtureState);
+  },
   delta: () => {
-    for (let r = 0; r < n; r++) api.applyAgentRuntimeStateDeltaToProjectionState(deltaState, deltaEvent);
+    for (let r = 0; r < n; r++) api.applyAgentRuntimeStateDeltaToProjectionState(fixtureState, deltaEvent);
   },
   validate: () => {
     for (let r = 0; r < 5; r++) api.collectRuntimeEventsValidationIssues(text);

@@ -16,7 +16,7 @@ import {
   requireEventList,
   strictOption,
 } from "./boundary.js";
-import { applyPatch, parseWire } from "./wire.js";
+import { applyPatch, linkMcpViews, linkMcpViewsAfterPatch, parseWire, shareBatchViews } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
 
@@ -35,7 +35,9 @@ export function projectAgentUiState(input, options) {
   const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events);
+  return shareBatchViews(
+    parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events),
+  );
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
@@ -55,7 +57,9 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   }
   requireEventList(events, what);
   const text = jsonText(input, `${what}: input`);
-  return parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
+  return shareBatchViews(
+    parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events),
+  );
 }
 
 export function projectAgentRuntimeReadModel(input, options) {
@@ -84,7 +88,9 @@ export function replayAgentUiFixture(fixture) {
   }
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
-  return parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
+  const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
+  shareBatchViews(replay.state);
+  return replay;
 }
 
 export function normalizeRuntimeEvent(event) {
@@ -184,7 +190,11 @@ class ProjectorCore {
         initialTexts.set(this.initialKey, text);
         this.initialKey = undefined;
       }
-      this.state = applyPatch(this.state, JSON.parse(text), this.events);
+      const patch = JSON.parse(text);
+      const prev = this.state;
+      const next = applyPatch(prev, patch, this.events);
+      // The MCP views are shared as the reference shares them (wire.js).
+      this.state = patch.full || prev === undefined ? linkMcpViews(next) : linkMcpViewsAfterPatch(next, prev, patch);
       this.dirty = false;
     }
     return this.state;

@@ -74,6 +74,106 @@ export function decodeWire(value, events) {
   return value;
 }
 
+const isObject = (x) => x !== null && typeof x === "object";
+
+/** The state keys whose projections are also entries of `readModel.events` in a batch state. */
+const BUCKETS = ["tools", "actions"];
+
+/**
+ * A state as the reference builds it holds each tool call's MCP view once: `mcp.tools` lists the
+ * very objects of `toolCalls.calls[*].mcp` (the calls that have one, in call order). The wire
+ * carries the two as separate copies; this makes each `mcp.tools` entry the call's own object
+ * (checked by its `id`). For a freshly decoded state only (it writes into `state.mcp.tools`).
+ * Returns `state`.
+ */
+export function linkMcpViews(state) {
+  const calls = isObject(state) && isObject(state.toolCalls) ? state.toolCalls.calls : undefined;
+  const tools = isObject(state) && isObject(state.mcp) ? state.mcp.tools : undefined;
+  if (!Array.isArray(calls) || !Array.isArray(tools) || tools.length === 0) return state;
+  let k = 0;
+  for (let i = 0; i < calls.length && k < tools.length; i++) {
+    const view = isObject(calls[i]) ? calls[i].mcp : undefined;
+    if (!view) continue;
+    if (isObject(view) && isObject(tools[k]) && tools[k].id === view.id) tools[k] = view;
+    k++;
+  }
+  return state;
+}
+
+/**
+ * `linkMcpViews` for a projector's state after an incremental patch, writing only into objects
+ * the patch made: when the patch made `mcp.tools` anew, its entries become the calls' objects;
+ * else the calls the patch made (or gave a new `mcp`) take their entries of the unchanged list.
+ * Costs a walk of the calls only when the patch made the MCP list or the whole list of calls.
+ * Returns `next`.
+ */
+export function linkMcpViewsAfterPatch(next, prev, patch) {
+  if (next === prev || !isObject(next) || !isObject(prev)) return next;
+  const tools = isObject(next.mcp) ? next.mcp.tools : undefined;
+  const calls = isObject(next.toolCalls) ? next.toolCalls.calls : undefined;
+  if (!Array.isArray(tools) || tools.length === 0 || !Array.isArray(calls)) return next;
+  if (!isObject(prev.mcp) || tools !== prev.mcp.tools) return linkMcpViews(next);
+  const ops = patch.ops;
+  for (let o = 0; o < ops.length; o++) {
+    const op = ops[o];
+    const p = op.p;
+    if (p[0] !== "toolCalls" || (p.length > 1 && p[1] !== "calls")) continue;
+    if (p.length <= 2 && op.set === undefined) {
+      // Every call is new: each takes its entry, in order.
+      for (let i = 0, k = 0; i < calls.length && k < tools.length; i++) {
+        if (isObject(calls[i]) && calls[i].mcp) takeMcpEntry(calls[i], tools[k++]);
+      }
+    } else if (p.length === 2) {
+      for (let j = 0; j < op.set.length; j++) takeMcpEntryOf(calls, tools, op.set[j][0]);
+    } else if (p.length === 4 && p[3] === "mcp") {
+      takeMcpEntryOf(calls, tools, p[2]);
+    }
+  }
+  return next;
+}
+
+/** Point call `i` (made by the patch) at its entry of `tools`, counted from the end. */
+function takeMcpEntryOf(calls, tools, i) {
+  const call = calls[i];
+  if (!isObject(call) || !call.mcp) return;
+  let k = tools.length - 1;
+  for (let j = calls.length - 1; j > i; j--) if (isObject(calls[j]) && calls[j].mcp) k--;
+  if (k >= 0) takeMcpEntry(call, tools[k]);
+}
+
+/** `call.mcp = entry` when they are the same view (by `id`). */
+function takeMcpEntry(call, entry) {
+  const view = call.mcp;
+  if (isObject(view) && isObject(entry) && view !== entry && entry.id === view.id) call.mcp = entry;
+}
+
+/**
+ * A batch state (`projectAgentUiState` and the functions built on it) as the reference builds
+ * it: besides the MCP views (`linkMcpViews`), each projection of `tools` and `actions` is the
+ * very object of its `readModel.events` entry (the projectors' states do not share those). The
+ * wire carries them as separate copies; this makes each such entry the bucket's object, found as
+ * the entry made from the same source event (a bucket lists its projections in `readModel.events`
+ * order). For a freshly decoded state only. Returns `state`.
+ */
+export function shareBatchViews(state) {
+  linkMcpViews(state);
+  const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
+  if (!Array.isArray(list)) return state;
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const bucket = state[BUCKETS[b]];
+    if (!Array.isArray(bucket)) continue;
+    let j = 0;
+    for (let i = 0; i < bucket.length && j < list.length; i++) {
+      const projection = bucket[i];
+      const source = isObject(projection) ? projection.source : undefined;
+      if (!isObject(source)) continue;
+      while (j < list.length && !(isObject(list[j]) && list[j].source === source)) j++;
+      if (j < list.length) list[j++] = projection;
+    }
+  }
+  return state;
+}
+
 /** Parse and decode wire text. */
 export function parseWire(text, events) {
   return decodeWire(JSON.parse(text), events);

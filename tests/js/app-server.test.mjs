@@ -52,6 +52,8 @@ test("the replay's state refers to the returned events", () => {
   assert.equal(result.state.readModel.events.length, result.events.length);
   result.state.readModel.events.forEach((projection, i) => assert.equal(projection.source, result.events[i]));
   assert.equal(result.state.tools[0].source, result.events.find((e) => e.id === "appserver:e1"));
+  // As the reference's batch state: the tool's projection is the read model's entry itself.
+  assert.ok(result.state.readModel.events.includes(result.state.tools[0]));
 });
 
 test("an empty replay reports it", () => {

@@ -7,6 +7,37 @@ import { decodeUndefined, hasReference, listReference, pkgEntry, readReference }
 
 const api = await import(pkgEntry);
 
+/**
+ * How a state shares the objects the reference shares: the `tools` and `actions` projections
+ * found (by identity) among `readModel.events`, and the tool calls' MCP views found (by
+ * identity) in `mcp.tools`, each against its total.
+ */
+function sharing(state) {
+  const entries = new Set(state.readModel.events);
+  const buckets = [...state.tools, ...state.actions];
+  const views = state.toolCalls.calls.map((call) => call.mcp).filter(Boolean);
+  const listed = new Set(state.mcp.tools);
+  return {
+    buckets: buckets.length,
+    bucketsShared: buckets.filter((p) => entries.has(p)).length,
+    views: views.length,
+    viewsShared: views.filter((v) => listed.has(v)).length,
+  };
+}
+
+/** The reference's batch state shares both kinds; its projectors' states only the MCP views. */
+function assertBatchSharing(state) {
+  const s = sharing(state);
+  assert.equal(s.bucketsShared, s.buckets, "tools and actions are readModel.events entries");
+  assert.equal(s.viewsShared, s.views, "the calls' MCP views are mcp.tools entries");
+}
+
+function assertProjectorSharing(state) {
+  const s = sharing(state);
+  assert.equal(s.bucketsShared, 0, "a projector's tools and actions are copies");
+  assert.equal(s.viewsShared, s.views, "the calls' MCP views are mcp.tools entries");
+}
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 
@@ -42,11 +73,29 @@ for (const file of fixtureCases) {
     assert.deepStrictEqual(api.replayAgentUiFixture(input), decodeUndefined(data.replay));
   });
 
+  test(`fixture ${data.id}: objects shared within a state as the reference shares them`, () => {
+    assertBatchSharing(api.projectAgentUiState({ executionEvents: events }));
+    assertBatchSharing(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: events }));
+    assertBatchSharing(api.replayAgentUiFixture(input).state);
+    const projector = api.createAgentUiProjector();
+    for (const event of events) assertProjectorSharing(projector.apply(event));
+  });
+
   test(`fixture ${data.id}: event objects are the caller's own`, () => {
     const state = api.projectAgentUiState({ executionEvents: events });
     state.readModel.events.forEach((p, i) => assert.equal(p.source, events[i]));
   });
 }
+
+test("the parity streams have tools, actions and MCP views to share", { skip: !hasReference }, () => {
+  const total = { buckets: 0, views: 0 };
+  for (const file of streamCases) {
+    const s = sharing(api.projectAgentUiState(readReference("parity", "streams", file).input));
+    total.buckets += s.buckets;
+    total.views += s.views;
+  }
+  assert.ok(total.buckets > 0 && total.views > 0, JSON.stringify(total));
+});
 
 for (const file of streamCases) {
   const data = readReference("parity", "streams", file);
@@ -67,6 +116,15 @@ for (const file of streamCases) {
   test(`stream ${data.name}: hydrate == batchState`, () => {
     const projector = api.createAgentUiProjector();
     assert.deepStrictEqual(projector.hydrate(data.input), batch);
+  });
+
+  test(`stream ${data.name}: objects shared within a state as the reference shares them`, () => {
+    const state = api.projectAgentUiState(data.input);
+    assertBatchSharing(state);
+    const projector = api.createAgentUiProjector({ sourceCount });
+    for (const event of executionEvents) assertProjectorSharing(projector.apply(event));
+    assertProjectorSharing(api.createAgentUiProjector().hydrate(data.input));
+    assertProjectorSharing(api.createAgentUiProjector(data.input).getState());
   });
 
   test(`stream ${data.name}: generateRuntimeEvents reproduces the stream`, () => {

@@ -645,7 +645,9 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
   const sourcesText = jsonText(sources.map(codingViewSource), `${what}: state.readModel.events[*].source`);
   const readModelText =
     codingReadModel === undefined ? "null" : jsonText(codingReadModel, `${what}: codingReadModel`);
-  const text = `[${stateText},${sourcesText},${readModelText}]`;
+  // The state's own objects the view hands back, as the reference's does (coding::StateRefs).
+  const refs = `[${kept.push(doc.runtime) - 1},${kept.push(doc.actions) - 1}]`;
+  const text = `[${stateText},${sourcesText},${readModelText},${refs}]`;
   return parseWire(call(what, () => wasm.coding_view_json(putText(text))), kept);
 }
 

@@ -1256,10 +1256,17 @@ pub fn read_model_action_events(rm: Option<&Value>) -> Vec<(Value, Val)> {
 
 /// `state.actions` plus the read model's request actions not already present (by `id`).
 /// `project_actions` projects one synthetic event alone and returns the state's `actions`.
-fn merge_actions(actions: &Val, rm: Option<&Value>, project_actions: ProjectActions<'_>) -> Val {
+fn merge_actions(
+    actions: &Val,
+    rm: Option<&Value>,
+    project_actions: ProjectActions<'_>,
+    refs: Option<StateRefs>,
+) -> Val {
+    // The state's own list, when nothing is merged into it.
+    let unchanged = || refs.map_or_else(|| actions.clone(), |r| Val::Event(r.actions));
     let synthetic = read_model_action_events(rm);
     if synthetic.is_empty() {
-        return actions.clone();
+        return unchanged();
     }
     let mut extra: Vec<Val> = Vec::new();
     for (json, source) in &synthetic {
@@ -1277,7 +1284,7 @@ fn merge_actions(actions: &Val, rm: Option<&Value>, project_actions: ProjectActi
         }
     }
     if extra.is_empty() {
-        return actions.clone();
+        return unchanged();
     }
     let mut map: OrderedMap<Val> = OrderedMap::new();
     for a in actions.as_arr().unwrap_or(&[]) {
@@ -1407,16 +1414,28 @@ pub fn project_coding_workbench_view_with(
             _ => None,
         })
         .collect();
-    project_coding_workbench_view_of(state, &src, coding_read_model, project_actions)
+    project_coding_workbench_view_of(state, &src, coding_read_model, project_actions, None)
+}
+
+/// Where the caller's own objects of a state are in the list the view's `Val::Event`s index
+/// (`projectCodingWorkbenchView` of a state from JS): the reference's view holds the state's
+/// `runtime` and, when no request of the coding read model is merged into them, its `actions`
+/// themselves, not copies.
+#[derive(Clone, Copy, Debug)]
+pub struct StateRefs {
+    pub runtime: u32,
+    pub actions: u32,
 }
 
 /// The view of `state` whose read model's events have the sources `src` (the state's
-/// `readModel` itself is not read).
+/// `readModel` itself is not read). With `refs`, the state's objects the view holds are the
+/// caller's own (see [`StateRefs`]).
 pub fn project_coding_workbench_view_of(
     state: &Val,
     src: &[Ev<'_>],
     coding_read_model: Option<&Value>,
     project_actions: ProjectActions<'_>,
+    refs: Option<StateRefs>,
 ) -> Val {
     let rm = coding_read_model.and_then(Value::as_object);
     let coding = coding_events(src);
@@ -1437,6 +1456,7 @@ pub fn project_coding_workbench_view_of(
         state.get("actions").unwrap_or(&Val::Undef),
         coding_read_model,
         project_actions,
+        refs,
     );
     let coding_ids: HashSet<&str> = coding.iter().filter_map(|e| e.id()).collect();
     let diagnostics: Vec<Val> = state
@@ -1520,7 +1540,10 @@ pub fn project_coding_workbench_view_of(
     );
     let arr = |items: Vec<Obj>| Val::arr(items.into_iter().map(Obj::into_val).collect());
     Obj::new()
-        .k("runtime", runtime.clone())
+        .k(
+            "runtime",
+            refs.map_or_else(|| runtime.clone(), |r| Val::Event(r.runtime)),
+        )
         .k("mainObject", main.into_val())
         .k("files", arr(files))
         .k("changes", arr(changes))

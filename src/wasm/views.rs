@@ -346,18 +346,30 @@ impl WasmStateDeltaPass {
 // ---- coding -----------------------------------------------------------------------------------
 
 /// `projectCodingWorkbenchView(state, codingReadModel)`: the input buffer holds
-/// `[state, sources, codingReadModel]`: the state wire-encoded (its read model is not read),
-/// `sources` the read model's events (`state.readModel.events[i].source`; those a coding view
-/// cannot read may be null), then the coding read model or null. `Val::Event(i)` in the state
-/// stands for `sources[i]`.
+/// `[state, sources, codingReadModel, refs]`: the state wire-encoded (its read model is not
+/// read), `sources` the read model's events (`state.readModel.events[i].source`; those a coding
+/// view cannot read may be null), the coding read model or null, and where the state's own
+/// objects the view hands back are in the caller's list (`coding::StateRefs`: the positions of
+/// `runtime` and `actions`). `Val::Event(i)` stands for entry `i` of that list, whose first
+/// entries are `sources`.
 #[wasm_bindgen]
 pub fn coding_view_json(len: usize) -> Result<String, JsError> {
+    let bad = || JsError::new("Expected [state, sources, codingReadModel, refs].");
     let Value::Array(mut parts) = input_value(len)? else {
-        return Err(JsError::new("Expected [state, sources, codingReadModel]."));
+        return Err(bad());
     };
+    let refs = parts.pop().unwrap_or(Value::Null);
+    let at = |i: usize| {
+        refs.get(i)
+            .and_then(Value::as_u64)
+            .and_then(|x| u32::try_from(x).ok())
+    };
+    let refs = at(0)
+        .zip(at(1))
+        .map(|(runtime, actions)| coding::StateRefs { runtime, actions });
     let rm = parts.pop().unwrap_or(Value::Null);
     let Some(Value::Array(sources)) = parts.pop() else {
-        return Err(JsError::new("Expected [state, sources, codingReadModel]."));
+        return Err(bad());
     };
     let state = Val::from_wire_json(parts.first().unwrap_or(&Value::Null));
     let src: Vec<Ev<'_>> = sources.iter().map(Ev::of).collect();
@@ -366,6 +378,7 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
         &src,
         Some(&rm),
         &coding::single_event_actions,
+        refs,
     )))
 }
 

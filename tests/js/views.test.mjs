@@ -11,7 +11,9 @@
 // - accumulators: the read model after every event, the subagents model, and which objects stay
 //   the same between steps;
 // - collaboration metadata: every recorded subagent activity's `collaboration`;
-// - state deltas: a batch state is the delta pass over the state built from events alone.
+// - state deltas: a batch state is the delta pass over the state built from events alone;
+// - the coding workbench view holds the state's own runtime, actions, artifacts and evidence
+//   (as the reference's does).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
@@ -297,6 +299,18 @@ test("views: state deltas that do not apply", { skip: deltaCases.length === 0 },
   assert.ok(later);
   const superseded = api.applyAgentRuntimeStateDeltasToProjectionState(state, [delta, later]);
   assert.equal(superseded, state);
+});
+
+test("views: the coding workbench view holds the state's own objects", { skip: cases.length === 0 }, () => {
+  for (const c of cases) {
+    const state = api.projectAgentUiState({ executionEvents: c.events, sourceCount: c.sourceCount });
+    const view = api.projectCodingWorkbenchView(state);
+    for (const key of ["runtime", "actions", "artifacts", "evidence"]) {
+      assert.equal(view[key], state[key], `${c.name}: view.${key}`);
+    }
+    // A state given twice gives views that share those objects (React can skip their subtrees).
+    assert.equal(api.projectCodingWorkbenchView(state).runtime, view.runtime, c.name);
+  }
 });
 
 test("views: undefined members survive a state delta", () => {

@@ -103,7 +103,7 @@ export function linkMcpViews(state) {
 /**
  * `linkMcpViews` for a projector's state after an incremental patch, writing only into objects
  * the patch made: when the patch made `mcp.tools` anew, its entries become the calls' objects;
- * else the calls the patch made (or gave a new `mcp`) take their entries of the unchanged list.
+ * else the calls the patch made or changed take their entries of the unchanged list.
  * Costs a walk of the calls only when the patch made the MCP list or the whole list of calls.
  * Returns `next`.
  */
@@ -125,7 +125,8 @@ export function linkMcpViewsAfterPatch(next, prev, patch) {
       }
     } else if (p.length === 2) {
       for (let j = 0; j < op.set.length; j++) takeMcpEntryOf(calls, tools, op.set[j][0]);
-    } else if (p.length === 4 && p[3] === "mcp") {
+    } else {
+      // An op on call p[2] (or inside it): the call is new, and maybe its view.
       takeMcpEntryOf(calls, tools, p[2]);
     }
   }

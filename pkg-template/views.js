@@ -610,7 +610,9 @@ function freePass(pass, generation) {
 
 // The state keys the coding view reads besides `readModel.events[*].source`, which cross as a
 // list of their own (projection::coding::project_coding_workbench_view_of); the others cross as
-// references and come back as the same objects (`artifacts`, `evidence`).
+// references and come back as the same objects (`artifacts`, `evidence`). The view's `runtime`
+// and (unless a request is merged in) `actions` come back as the state's own objects too
+// (coding::StateRefs).
 const CODING_STATE_KEYS = ["runtime", "hydration", "actions", "diagnostics"];
 
 /** The event itself if a coding view may read it, else null. */
@@ -646,7 +648,7 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
   const readModelText =
     codingReadModel === undefined ? "null" : jsonText(codingReadModel, `${what}: codingReadModel`);
   // The state's own objects the view hands back, as the reference's does (coding::StateRefs).
-  const refs = `[${kept.push(doc.runtime) - 1},${kept.push(doc.actions) - 1}]`;
+  const refs = `[${kept.push(state.runtime) - 1},${kept.push(state.actions) - 1}]`;
   const text = `[${stateText},${sourcesText},${readModelText},${refs}]`;
   return parseWire(call(what, () => wasm.coding_view_json(putText(text))), kept);
 }

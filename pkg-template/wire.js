@@ -76,6 +76,29 @@ export function decodeWire(value, events) {
 
 const isObject = (x) => x !== null && typeof x === "object";
 
+/**
+ * Whether two decoded values are the same value: identical, or arrays of the same values, or
+ * objects with the same own keys in the same order holding the same values. Linking two objects
+ * (below) only ever joins the same value, so it never changes a result.
+ */
+function sameValue(a, b) {
+  if (a === b) return true;
+  if (!isObject(a) || !isObject(b)) return a !== a && b !== b;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== other[i] || !sameValue(a[keys[i]], b[keys[i]])) return false;
+  }
+  return true;
+}
+
 /** The state keys whose projections are also entries of `readModel.events` in a batch state. */
 const BUCKETS = ["tools", "actions"];
 
@@ -83,10 +106,19 @@ const BUCKETS = ["tools", "actions"];
  * A state as the reference builds it holds each tool call's MCP view once: `mcp.tools` lists the
  * very objects of `toolCalls.calls[*].mcp` (the calls that have one, in call order). The wire
  * carries the two as separate copies; this makes each `mcp.tools` entry the call's own object
- * (checked by its `id`). For a freshly decoded state only (it writes into `state.mcp.tools`).
+ * where the two are the same value. For a freshly decoded `mcp.tools` only (it writes into it).
  * Returns `state`.
  */
 export function linkMcpViews(state) {
+  return linkAllMcpViews(state, true);
+}
+
+/**
+ * Link every call's view with its `mcp.tools` entry: the entry becomes the call's object when
+ * `intoTools` (a freshly decoded `mcp.tools`), else the call takes the entry (freshly decoded
+ * calls). Returns `state`.
+ */
+function linkAllMcpViews(state, intoTools) {
   const calls = isObject(state) && isObject(state.toolCalls) ? state.toolCalls.calls : undefined;
   const tools = isObject(state) && isObject(state.mcp) ? state.mcp.tools : undefined;
   if (!Array.isArray(calls) || !Array.isArray(tools) || tools.length === 0) return state;
@@ -94,7 +126,10 @@ export function linkMcpViews(state) {
   for (let i = 0; i < calls.length && k < tools.length; i++) {
     const view = isObject(calls[i]) ? calls[i].mcp : undefined;
     if (!view) continue;
-    if (isObject(view) && isObject(tools[k]) && tools[k].id === view.id) tools[k] = view;
+    if (view !== tools[k] && sameValue(view, tools[k])) {
+      if (intoTools) tools[k] = view;
+      else calls[i].mcp = tools[k];
+    }
     k++;
   }
   return state;
@@ -102,9 +137,9 @@ export function linkMcpViews(state) {
 
 /**
  * `linkMcpViews` for a projector's state after an incremental patch, writing only into objects
- * the patch made: when the patch made `mcp.tools` anew, its entries become the calls' objects;
- * else the calls the patch made or changed take their entries of the unchanged list.
- * Costs a walk of the calls only when the patch made the MCP list or the whole list of calls.
+ * the patch made, and walking only what it touched: the `mcp.tools` entries it set take their
+ * calls' objects, and the calls it set or changed take their entries of `mcp.tools`. A patch
+ * that replaces `mcp` or `toolCalls` whole (never a long stream's usual patch) relinks them all.
  * Returns `next`.
  */
 export function linkMcpViewsAfterPatch(next, prev, patch) {
@@ -112,64 +147,91 @@ export function linkMcpViewsAfterPatch(next, prev, patch) {
   const tools = isObject(next.mcp) ? next.mcp.tools : undefined;
   const calls = isObject(next.toolCalls) ? next.toolCalls.calls : undefined;
   if (!Array.isArray(tools) || tools.length === 0 || !Array.isArray(calls)) return next;
-  if (!isObject(prev.mcp) || tools !== prev.mcp.tools) return linkMcpViews(next);
+  // Whether this patch made `mcp.tools` (then its entries may be written), else the calls.
+  const toolsMade = !isObject(prev.mcp) || tools !== prev.mcp.tools;
   const ops = patch.ops;
   for (let o = 0; o < ops.length; o++) {
-    const op = ops[o];
-    const p = op.p;
-    if (p[0] !== "toolCalls" || (p.length > 1 && p[1] !== "calls")) continue;
-    if (p.length <= 2 && op.set === undefined) {
-      // Every call is new: each takes its entry, in order.
-      for (let i = 0, k = 0; i < calls.length && k < tools.length; i++) {
-        if (isObject(calls[i]) && calls[i].mcp) takeMcpEntry(calls[i], tools[k++]);
+    const { p, set } = ops[o];
+    if (p[0] === "mcp") {
+      if (p.length === 1 || (p[1] === "tools" && p.length === 2 && set === undefined)) return linkMcpViews(next);
+      if (p[1] !== "tools") continue;
+      if (p.length > 2) linkMcpEntry(calls, tools, p[2]);
+      else for (let j = 0; j < set.length; j++) linkMcpEntry(calls, tools, set[j][0]);
+    } else if (p[0] === "toolCalls") {
+      if (p.length === 1 || (p[1] === "calls" && p.length === 2 && set === undefined)) {
+        return linkAllMcpViews(next, toolsMade);
       }
-    } else if (p.length === 2) {
-      for (let j = 0; j < op.set.length; j++) takeMcpEntryOf(calls, tools, op.set[j][0]);
-    } else {
-      // An op on call p[2] (or inside it): the call is new, and maybe its view.
-      takeMcpEntryOf(calls, tools, p[2]);
+      if (p[1] !== "calls") continue;
+      if (p.length > 2) takeMcpEntry(calls, tools, p[2]);
+      else for (let j = 0; j < set.length; j++) takeMcpEntry(calls, tools, set[j][0]);
     }
   }
   return next;
 }
 
-/** Point call `i` (made by the patch) at its entry of `tools`, counted from the end. */
-function takeMcpEntryOf(calls, tools, i) {
+/**
+ * The position in `calls` of the call whose view is entry `k` of `tools` (the calls with a view,
+ * in order, counted from the end: a patch touches the recent ones), or -1.
+ */
+function callOfEntry(calls, tools, k) {
+  let after = tools.length - 1 - k;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    if (isObject(calls[i]) && calls[i].mcp && after-- === 0) return i;
+  }
+  return -1;
+}
+
+/** Entry `k` of `tools` (set by the patch) becomes its call's object, when the same value. */
+function linkMcpEntry(calls, tools, k) {
+  const i = k >= 0 && k < tools.length ? callOfEntry(calls, tools, k) : -1;
+  if (i >= 0 && tools[k] !== calls[i].mcp && sameValue(tools[k], calls[i].mcp)) tools[k] = calls[i].mcp;
+}
+
+/** Call `i` (set or changed by the patch) takes its entry of `tools`, when the same value. */
+function takeMcpEntry(calls, tools, i) {
   const call = calls[i];
   if (!isObject(call) || !call.mcp) return;
   let k = tools.length - 1;
   for (let j = calls.length - 1; j > i; j--) if (isObject(calls[j]) && calls[j].mcp) k--;
-  if (k >= 0) takeMcpEntry(call, tools[k]);
-}
-
-/** `call.mcp = entry` when they are the same view (by `id`). */
-function takeMcpEntry(call, entry) {
-  const view = call.mcp;
-  if (isObject(view) && isObject(entry) && view !== entry && entry.id === view.id) call.mcp = entry;
+  if (k >= 0 && call.mcp !== tools[k] && sameValue(call.mcp, tools[k])) call.mcp = tools[k];
 }
 
 /**
  * A batch state (`projectAgentUiState` and the functions built on it) as the reference builds
  * it: besides the MCP views (`linkMcpViews`), each projection of `tools` and `actions` is the
  * very object of its `readModel.events` entry (the projectors' states do not share those). The
- * wire carries them as separate copies; this makes each such entry the bucket's object, found as
- * the entry made from the same source event (a bucket lists its projections in `readModel.events`
- * order). For a freshly decoded state only. Returns `state`.
+ * wire carries them as separate copies; this makes each such entry the bucket's object: an entry
+ * made from the same source event that is the same value (a `state.delta` that changed one side
+ * leaves the two apart, as in the reference). For a freshly decoded state only. Returns `state`.
  */
 export function shareBatchViews(state) {
   linkMcpViews(state);
   const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
   if (!Array.isArray(list)) return state;
+  // Each source event's entries, in order (an event object given twice has two).
+  const entries = new Map();
+  for (let j = 0; j < list.length; j++) {
+    const source = isObject(list[j]) ? list[j].source : undefined;
+    if (!isObject(source)) continue;
+    const at = entries.get(source);
+    if (at === undefined) entries.set(source, [j]);
+    else at.push(j);
+  }
   for (let b = 0; b < BUCKETS.length; b++) {
     const bucket = state[BUCKETS[b]];
     if (!Array.isArray(bucket)) continue;
-    let j = 0;
-    for (let i = 0; i < bucket.length && j < list.length; i++) {
+    for (let i = 0; i < bucket.length; i++) {
       const projection = bucket[i];
-      const source = isObject(projection) ? projection.source : undefined;
-      if (!isObject(source)) continue;
-      while (j < list.length && !(isObject(list[j]) && list[j].source === source)) j++;
-      if (j < list.length) list[j++] = projection;
+      const at = isObject(projection) ? entries.get(projection.source) : undefined;
+      if (at === undefined) continue;
+      for (let n = 0; n < at.length; n++) {
+        const j = at[n];
+        if (j >= 0 && sameValue(list[j], projection)) {
+          list[j] = projection;
+          at[n] = -1;
+          break;
+        }
+      }
     }
   }
   return state;

@@ -20,34 +20,44 @@ export type LatestIndexField = (typeof LATEST_INDEX_FIELDS)[number];
 /** Position of a map in `LATEST_INDEX_FIELDS`. */
 export type LatestIndexSlot = 0 | 1 | 2 | 3 | 4 | 5;
 
-/**
- * The keys an event takes over in an index of latest events, by map (`LatestIndexSlot`): slot 0
- * always holds the event's type; each other slot holds the event's key for that map, or
- * `undefined` when the event takes over no entry there. A key is the event's field value as it is,
- * not yet a property key (a map keyed like a JS object converts it).
- */
-export type LatestIndexKeys = [unknown, unknown, unknown, unknown, unknown, unknown];
+/** A value as a property key (what `object[value]` uses): a symbol stays, anything else becomes its string. */
+export function toPropertyKey(value: unknown): PropertyKey {
+  return typeof value === "string" || typeof value === "symbol" ? value : String(value);
+}
 
-/** A fresh `LatestIndexKeys` to fill (callers reuse one). */
+/**
+ * The keys an event takes over in an index of latest events, by map (`LatestIndexSlot`), as
+ * property keys: slot 0 always holds the event's type; each other slot holds the event's key for
+ * that map, or `undefined` when the event takes over no entry there.
+ */
+export type LatestIndexKeys = [PropertyKey, PropertyKey | undefined, PropertyKey | undefined, PropertyKey | undefined, PropertyKey | undefined, PropertyKey | undefined];
+
+/** A fresh `LatestIndexKeys` to fill (callers reuse one per call). */
 export function latestIndexKeySlots(): LatestIndexKeys {
-  return [undefined, undefined, undefined, undefined, undefined, undefined];
+  return ["", undefined, undefined, undefined, undefined, undefined];
 }
 
 /**
  * Fills `keys` with every entry `event` takes over in an index of latest events: always its type;
  * the first of run, turn, thread and session id present (`??`), when truthy; each of tool call,
  * action, artifact and evidence id, when truthy (else `undefined`). Reads the event's fields like
- * a plain property access, so a non-object event fails with the JS `TypeError` such an access
- * gives. Callers store each slot at a store site of its own (one map per site stays fast in V8).
+ * a plain property access, and turns each value into a property key right after reading it (a
+ * `toString` that throws, or a getter, runs in the order of an index written field by field), so
+ * a non-object event fails with the JS `TypeError` such an access gives. Callers store each slot
+ * at a store site of its own (one map per site stays fast in V8).
  */
 export function latestIndexKeys(event: AgentUiProjectionEvent, keys: LatestIndexKeys): void {
-  keys[0] = event.type;
+  keys[0] = toPropertyKey(event.type);
   const runKey = event.runId ?? event.turnId ?? event.threadId ?? event.sessionId ?? null;
-  keys[1] = runKey ? runKey : undefined;
-  keys[2] = event.toolCallId ? event.toolCallId : undefined;
-  keys[3] = event.actionId ? event.actionId : undefined;
-  keys[4] = event.artifactId ? event.artifactId : undefined;
-  keys[5] = event.evidenceId ? event.evidenceId : undefined;
+  keys[1] = runKey ? toPropertyKey(runKey) : undefined;
+  const toolCallId = event.toolCallId;
+  keys[2] = toolCallId ? toPropertyKey(toolCallId) : undefined;
+  const actionId = event.actionId;
+  keys[3] = actionId ? toPropertyKey(actionId) : undefined;
+  const artifactId = event.artifactId;
+  keys[4] = artifactId ? toPropertyKey(artifactId) : undefined;
+  const evidenceId = event.evidenceId;
+  keys[5] = evidenceId ? toPropertyKey(evidenceId) : undefined;
 }
 
 /** The scope fields a filter may constrain, in the order a match checks them. */

@@ -77,12 +77,12 @@ export function indexAgentUiProjectionEvents(
   const keys = latestIndexKeySlots();
   for (const event of events) {
     latestIndexKeys(event, keys);
-    latestEventByType[keys[0] as PropertyKey] = event;
-    if (keys[1] !== undefined) latestEventByRun[keys[1] as PropertyKey] = event;
-    if (keys[2] !== undefined) latestEventByToolCall[keys[2] as PropertyKey] = event;
-    if (keys[3] !== undefined) latestEventByAction[keys[3] as PropertyKey] = event;
-    if (keys[4] !== undefined) latestEventByArtifact[keys[4] as PropertyKey] = event;
-    if (keys[5] !== undefined) latestEventByEvidence[keys[5] as PropertyKey] = event;
+    latestEventByType[keys[0]] = event;
+    if (keys[1] !== undefined) latestEventByRun[keys[1]] = event;
+    if (keys[2] !== undefined) latestEventByToolCall[keys[2]] = event;
+    if (keys[3] !== undefined) latestEventByAction[keys[3]] = event;
+    if (keys[4] !== undefined) latestEventByArtifact[keys[4]] = event;
+    if (keys[5] !== undefined) latestEventByEvidence[keys[5]] = event;
   }
   return {
     latestEventByType,

@@ -25,6 +25,7 @@ import {
   hasScopeFilter,
   latestIndexKeySlots,
   latestIndexKeys,
+  toPropertyKey,
   type LatestIndexSlot,
   type ScopeFilterField,
 } from "./eventIndexRules.js";
@@ -267,11 +268,6 @@ function firstPositionAtLeast(positions: readonly number[], position: number): n
   return low;
 }
 
-/** A key as a plain object stores it (`obj[key]` converts numbers and the like to strings). */
-function propertyKey(key: unknown): PropertyKey {
-  return typeof key === "string" || typeof key === "symbol" ? key : String(key);
-}
-
 /** Which single dimension a scoped list selector also constrains. */
 type ScopedKind = "scope" | "type" | "surface";
 
@@ -414,7 +410,7 @@ class IncrementalProjectionEventStore implements AgentUiProjectionEventStore {
   }
 
   selectLatestEventByType(type: AgentUiEventClass): AgentUiProjectionEvent | null {
-    return this.latest[0].get(propertyKey(type)) ?? null;
+    return this.latest[0].get(toPropertyKey(type)) ?? null;
   }
 
   selectLatestEventForRun(key: string | null | undefined): AgentUiProjectionEvent | null {
@@ -444,12 +440,11 @@ class IncrementalProjectionEventStore implements AgentUiProjectionEventStore {
     latestIndexKeys(event, keys);
     for (let slot = 0; slot < keys.length; slot++) {
       const key = keys[slot];
-      if (slot !== 0 && key === undefined) continue;
+      if (key === undefined) continue;
       const map = this.latest[slot];
-      const mapKey = propertyKey(key);
       // The same event again under the same key (an event appended twice) changes nothing.
-      if (map.get(mapKey) === event) continue;
-      map.set(mapKey, event);
+      if (map.get(key) === event) continue;
+      map.set(key, event);
       this.latestVersions[slot] += 1;
     }
     this.log.push(event);
@@ -458,7 +453,7 @@ class IncrementalProjectionEventStore implements AgentUiProjectionEventStore {
 
   private latestByKey(slot: LatestIndexSlot, key: string | null | undefined): Event | null {
     if (!key) return null;
-    return this.latest[slot].get(propertyKey(key)) ?? null;
+    return this.latest[slot].get(toPropertyKey(key)) ?? null;
   }
 
   /** The index of `dimension`, built from the log on first use. O(n) once. */

@@ -38,6 +38,73 @@ function assertProjectorSharing(state) {
   assert.equal(s.viewsShared, s.views, "the calls' MCP views are mcp.tools entries");
 }
 
+// Streams of their own: a state delta that edits or moves a tool projection, an MCP tool call
+// that reports progress, and one whose tool turns out not to be an MCP tool.
+const T = "2026-06-10T00:00:00.000Z";
+const toolEvent = (id, eventClass, status, toolName, callId = "c1") => ({
+  id,
+  kind: "tool",
+  eventClass,
+  status,
+  title: toolName,
+  createdAt: T,
+  payload: { toolCallId: callId, toolName },
+});
+const deltaEvent = (id, patch) => ({
+  id,
+  kind: "state",
+  eventClass: "state.delta",
+  status: "completed",
+  title: "delta",
+  createdAt: T,
+  payload: { target: "projection", patch },
+});
+
+test("a state delta that edits a tool projection leaves its read-model entry apart", () => {
+  const started = toolEvent("e1", "tool.started", "running", "search");
+  const delta = deltaEvent("d1", [{ op: "replace", path: "/tools/0/title", value: "patched" }]);
+  const before = api.projectAgentUiState({ executionEvents: [started] });
+  const state = api.projectAgentUiState({ executionEvents: [started, delta] });
+  assert.equal(state.tools[0].title, delta.payload.patch[0].value);
+  assert.deepStrictEqual(state.readModel.events[0], before.readModel.events[0]);
+  assert.notEqual(state.readModel.events[0], state.tools[0]);
+});
+
+test("a state delta that moves tool projections keeps each one shared with its entry", () => {
+  const events = [
+    toolEvent("e1", "tool.started", "running", "search", "c1"),
+    toolEvent("e2", "tool.started", "running", "read", "c2"),
+    deltaEvent("d1", [{ op: "move", from: "/tools/0", path: "/tools/1" }]),
+  ];
+  const state = api.projectAgentUiState({ executionEvents: events });
+  assert.equal(state.tools[0].source, events[1]);
+  assert.ok(state.tools.every((projection) => state.readModel.events.includes(projection)));
+});
+
+test("a projector keeps each tool call's MCP view in mcp.tools after every event", () => {
+  const streams = [
+    [
+      toolEvent("e1", "tool.started", "running", "mcp__github__search"),
+      toolEvent("e2", "tool.progress", "running", "mcp__github__search"),
+      toolEvent("e3", "tool.result", "completed", "mcp__github__search"),
+    ],
+    [
+      toolEvent("e1", "tool.started", "running", "mcp__github__search"),
+      toolEvent("e2", "tool.started", "running", "mcp__fs__read", "c2"),
+      toolEvent("e3", "tool.progress", "running", "bash"),
+      toolEvent("e4", "tool.result", "completed", "mcp__fs__read", "c2"),
+    ],
+  ];
+  for (const events of streams) {
+    const projector = api.createAgentUiProjector();
+    for (const event of events) {
+      const state = projector.apply(event);
+      assertProjectorSharing(state);
+      assert.ok(sharing(state).views > 0);
+    }
+  }
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -4,6 +4,7 @@
 // facts across and hands back the caller's own objects the events embed.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText } from "./boundary.js";
+import { hasStateDelta } from "./rules.js";
 import { decodeWire, shareBatchViews } from "./wire.js";
 
 function isObject(value) {
@@ -97,6 +98,6 @@ export function projectAppServerEvidenceExportToExecutionEvents(exportFacts) {
 export function replayAppServerFacts(input) {
   const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
   // The state refers to the returned events (`readModel.events[i].source`, ...).
-  const state = shareBatchViews(decodeWire(out.state, out.events));
+  const state = shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events));
   return { events: out.events, state, diagnostics: out.diagnostics };
 }

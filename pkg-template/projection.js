@@ -19,6 +19,7 @@ import {
 import { applyPatch, linkMcpViews, linkMcpViewsAfterPatch, parseWire, shareBatchViews } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
+import { hasStateDelta } from "./rules.js";
 
 function currentGeneration() {
   return instance.generation;
@@ -37,6 +38,7 @@ export function projectAgentUiState(input, options) {
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
   return shareBatchViews(
     parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events),
+    hasStateDelta(events),
   );
 }
 
@@ -59,6 +61,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const text = jsonText(input, `${what}: input`);
   return shareBatchViews(
     parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events),
+    hasStateDelta(events),
   );
 }
 
@@ -89,7 +92,7 @@ export function replayAgentUiFixture(fixture) {
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
   const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
-  shareBatchViews(replay.state);
+  shareBatchViews(replay.state, hasStateDelta(events));
   return replay;
 }
 

@@ -18,7 +18,7 @@ import {
 } from "./boundary.js";
 import { WireRef, applyPatch, encodeWire, parseWire } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
-import { viewRulesJson } from "./glue/view-rules.js";
+import { RULES } from "./rules.js";
 
 /**
  * A wasm-bindgen object made by `make` on the installed instance: `{inner, check}`, where
@@ -37,7 +37,6 @@ const NO_EVENTS = Object.freeze([]);
 // The rule tables (projection::view_rules::rules_json, written into glue/view-rules.js at build
 // time so that importing needs no call into the module), in the shapes the helpers look up.
 
-const RULES = JSON.parse(viewRulesJson);
 const RM = RULES.readModel;
 // Small tables are scanned (a few string comparisons beat a hash lookup here); values used on
 // every call are module constants.

@@ -202,9 +202,11 @@ function takeMcpEntry(calls, tools, i) {
  * very object of its `readModel.events` entry (the projectors' states do not share those). The
  * wire carries them as separate copies; this makes each such entry the bucket's object: an entry
  * made from the same source event that is the same value (a `state.delta` that changed one side
- * leaves the two apart, as in the reference). For a freshly decoded state only. Returns `state`.
+ * leaves the two apart, as in the reference). Only a state delta can make the two differ, so the
+ * values are compared only when `deltas` (the state's events include one). For a freshly decoded
+ * state only. Returns `state`.
  */
-export function shareBatchViews(state) {
+export function shareBatchViews(state, deltas) {
   linkMcpViews(state);
   const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
   if (!Array.isArray(list)) return state;
@@ -226,7 +228,7 @@ export function shareBatchViews(state) {
       if (at === undefined) continue;
       for (let n = 0; n < at.length; n++) {
         const j = at[n];
-        if (j >= 0 && sameValue(list[j], projection)) {
+        if (j >= 0 && (!deltas || sameValue(list[j], projection))) {
           list[j] = projection;
           at[n] = -1;
           break;

@@ -114,86 +114,80 @@ export function linkMcpViews(state) {
 }
 
 /**
- * Link every call's view with its `mcp.tools` entry: the entry becomes the call's object when
- * `intoTools` (a freshly decoded `mcp.tools`), else the call takes the entry (freshly decoded
- * calls). Returns `state`.
+ * Join call `i`'s view and entry `k` of `tools` when they are the same value, writing into the
+ * side just decoded: the entry becomes the call's object when `intoTools` (a freshly decoded
+ * `mcp.tools`), else the call (freshly decoded) takes the entry.
  */
+function linkMcpPair(calls, tools, i, k, intoTools) {
+  const call = calls[i];
+  const view = isObject(call) ? call.mcp : undefined;
+  if (!isObject(view) || view === tools[k] || !sameValue(view, tools[k])) return;
+  if (intoTools) tools[k] = view;
+  else call.mcp = tools[k];
+}
+
+/** Link every call's view with its `mcp.tools` entry (see `linkMcpPair`). Returns `state`. */
 function linkAllMcpViews(state, intoTools) {
   const calls = isObject(state) && isObject(state.toolCalls) ? state.toolCalls.calls : undefined;
   const tools = isObject(state) && isObject(state.mcp) ? state.mcp.tools : undefined;
   if (!Array.isArray(calls) || !Array.isArray(tools) || tools.length === 0) return state;
   let k = 0;
   for (let i = 0; i < calls.length && k < tools.length; i++) {
-    const view = isObject(calls[i]) ? calls[i].mcp : undefined;
-    if (!view) continue;
-    if (view !== tools[k] && sameValue(view, tools[k])) {
-      if (intoTools) tools[k] = view;
-      else calls[i].mcp = tools[k];
-    }
-    k++;
+    if (isObject(calls[i]) && calls[i].mcp) linkMcpPair(calls, tools, i, k++, intoTools);
   }
   return state;
 }
 
 /**
  * `linkMcpViews` for a projector's state after an incremental patch, writing only into objects
- * the patch made, and walking only what it touched: the `mcp.tools` entries it set take their
- * calls' objects, and the calls it set or changed take their entries of `mcp.tools`. A patch
- * that replaces `mcp` or `toolCalls` whole (never a long stream's usual patch) relinks them all.
- * Returns `next`.
+ * the patch made (`mcp.tools` when it made that list, else the calls it set or changed) and
+ * visiting only the calls and entries it set. A patch that replaces `mcp` or `toolCalls` whole
+ * (never a long stream's usual patch) relinks them all. Returns `next`.
  */
 export function linkMcpViewsAfterPatch(next, prev, patch) {
   if (next === prev || !isObject(next) || !isObject(prev)) return next;
   const tools = isObject(next.mcp) ? next.mcp.tools : undefined;
   const calls = isObject(next.toolCalls) ? next.toolCalls.calls : undefined;
   if (!Array.isArray(tools) || tools.length === 0 || !Array.isArray(calls)) return next;
-  // Whether this patch made `mcp.tools` (then its entries may be written), else the calls.
-  const toolsMade = !isObject(prev.mcp) || tools !== prev.mcp.tools;
+  const intoTools = !isObject(prev.mcp) || tools !== prev.mcp.tools;
   const ops = patch.ops;
   for (let o = 0; o < ops.length; o++) {
     const { p, set } = ops[o];
-    if (p[0] === "mcp") {
-      if (p.length === 1 || (p[1] === "tools" && p.length === 2 && set === undefined)) return linkMcpViews(next);
-      if (p[1] !== "tools") continue;
-      if (p.length > 2) linkMcpEntry(calls, tools, p[2]);
-      else for (let j = 0; j < set.length; j++) linkMcpEntry(calls, tools, set[j][0]);
-    } else if (p[0] === "toolCalls") {
-      if (p.length === 1 || (p[1] === "calls" && p.length === 2 && set === undefined)) {
-        return linkAllMcpViews(next, toolsMade);
-      }
-      if (p[1] !== "calls") continue;
-      if (p.length > 2) takeMcpEntry(calls, tools, p[2]);
-      else for (let j = 0; j < set.length; j++) takeMcpEntry(calls, tools, set[j][0]);
+    const isMcp = p[0] === "mcp";
+    if (!isMcp && p[0] !== "toolCalls") continue;
+    const list = isMcp ? "tools" : "calls";
+    if (p.length === 1 || (p[1] === list && p.length === 2 && set === undefined)) {
+      return linkAllMcpViews(next, intoTools);
+    }
+    if (p[1] !== list) continue;
+    const slots = p.length > 2 ? [p[2]] : set.map((slot) => slot[0]);
+    for (let n = 0; n < slots.length; n++) {
+      const i = isMcp ? callOfEntry(calls, tools, slots[n]) : slots[n];
+      const k = isMcp ? slots[n] : entryOfCall(calls, tools, slots[n]);
+      if (i >= 0 && k >= 0) linkMcpPair(calls, tools, i, k, intoTools);
     }
   }
   return next;
 }
 
 /**
- * The position in `calls` of the call whose view is entry `k` of `tools` (the calls with a view,
- * in order, counted from the end: a patch touches the recent ones), or -1.
+ * Which call has entry `k` of `tools` (the calls with a view, in order), counted from the end
+ * (a patch touches recent ones); -1 if none.
  */
 function callOfEntry(calls, tools, k) {
   let after = tools.length - 1 - k;
-  for (let i = calls.length - 1; i >= 0; i--) {
+  for (let i = calls.length - 1; i >= 0 && after >= 0; i--) {
     if (isObject(calls[i]) && calls[i].mcp && after-- === 0) return i;
   }
   return -1;
 }
 
-/** Entry `k` of `tools` (set by the patch) becomes its call's object, when the same value. */
-function linkMcpEntry(calls, tools, k) {
-  const i = k >= 0 && k < tools.length ? callOfEntry(calls, tools, k) : -1;
-  if (i >= 0 && tools[k] !== calls[i].mcp && sameValue(tools[k], calls[i].mcp)) tools[k] = calls[i].mcp;
-}
-
-/** Call `i` (set or changed by the patch) takes its entry of `tools`, when the same value. */
-function takeMcpEntry(calls, tools, i) {
-  const call = calls[i];
-  if (!isObject(call) || !call.mcp) return;
+/** Which entry of `tools` is call `i`'s view, counted from the end; -1 if it has none. */
+function entryOfCall(calls, tools, i) {
+  if (!isObject(calls[i]) || !calls[i].mcp) return -1;
   let k = tools.length - 1;
-  for (let j = calls.length - 1; j > i; j--) if (isObject(calls[j]) && calls[j].mcp) k--;
-  if (k >= 0 && call.mcp !== tools[k] && sameValue(call.mcp, tools[k])) call.mcp = tools[k];
+  for (let j = calls.length - 1; j > i && k >= 0; j--) if (isObject(calls[j]) && calls[j].mcp) k--;
+  return k;
 }
 
 /**

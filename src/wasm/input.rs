@@ -15,8 +15,9 @@ const KEEP_CAPACITY: usize = 1 << 20;
 
 /// The most UTF-8 bytes of JSON text one call takes (256 MiB). A batch that parses its whole
 /// list first takes about 12 bytes of module memory per byte of input (the text, the parsed
-/// events, the views and the output text at once), so an input past this would exhaust wasm32's 4 GiB part way and trap; it is refused
-/// up front instead, with a `RangeError` naming the limit, before anything is copied.
+/// events, the views and the output text at once), so an input past this would exhaust
+/// wasm32's 4 GiB part way and trap; it is refused up front instead, with a `RangeError` naming
+/// the limit, before anything is copied.
 pub const MAX_INPUT_BYTES: usize = 256 << 20;
 
 thread_local! {

@@ -92,6 +92,10 @@ const RUNTIME_VIEW_FIELDS = RULES.runtimeViewFields;
 const RUNTIME_STATUSES = RULES.runtimeStatuses;
 const STATE_DELTA_CLASS = RULES.stateDeltaClass;
 const SUPERSESSION_FIELDS = RULES.supersessionFields;
+const STATE_DELTA_RECORD_KEY = RULES.stateDeltaRecordKey;
+const [PATCH_KEY, PATCH_FALLBACK_KEY] = RULES.stateDeltaPatchKeys;
+// op -> [member it needs ("" for none), whether that member must be a string (else: an own key)].
+const STATE_DELTA_OPS = new Map(RULES.stateDeltaOps.map(([op, member, string]) => [op, [member, string]]));
 const SUBAGENT_THREAD_FIELDS = RULES.subagents.threadFields;
 const SUBAGENT_THREAD_PAYLOAD_KEYS = RULES.subagents.threadPayloadKeys;
 
@@ -495,13 +499,48 @@ export function buildAgentUiCollaborationPayloadMetadata(input) {
 // ---------------------------------------------------------------------------------------------
 // State deltas
 
+const isRecord = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** Whether `op` is an operation of the delta rules (`STATE_DELTA_OPS`). */
+function isDeltaOperation(op) {
+  if (!isRecord(op)) return false;
+  const name = op.op;
+  if (typeof name !== "string" || typeof op.path !== "string") return false;
+  const needs = STATE_DELTA_OPS.get(name);
+  if (needs === undefined) return false;
+  const [member, string] = needs;
+  if (member === "") return true;
+  return string ? typeof op[member] === "string" : Object.prototype.hasOwnProperty.call(op, member);
+}
+
+/**
+ * The delta a `state.delta` event carries, read from the caller's own objects (its `patch` is the
+ * event's array) where the rules say (`stateDeltaRecordKey`, `stateDeltaPatchKeys`,
+ * `stateDeltaOps`: the tables the core's delta pass reads).
+ */
 export function readAgentRuntimeStateDelta(event) {
-  const what = "readAgentRuntimeStateDelta";
-  requireEvent(event, what);
+  requireEvent(event, "readAgentRuntimeStateDelta");
   if (event.eventClass !== STATE_DELTA_CLASS) return undefined;
-  const text = eventText(event, what);
-  const delta = call(what, () => wasm.read_state_delta_json(putText(text)));
-  return delta === undefined ? undefined : parseWire(delta, NO_EVENTS);
+  const payload = event.payload;
+  if (!isRecord(payload)) return undefined;
+  const delta = isRecord(payload[STATE_DELTA_RECORD_KEY]) ? payload[STATE_DELTA_RECORD_KEY] : payload;
+  const target = delta.target;
+  const ops = delta[PATCH_KEY] ?? delta[PATCH_FALLBACK_KEY];
+  const patch = Array.isArray(ops) && ops.every(isDeltaOperation) ? ops : undefined;
+  if (typeof target !== "string" || !target.trim() || patch === undefined) return undefined;
+  const text = (value) => (typeof value === "string" ? value : undefined);
+  const sequence = delta.sequence;
+  return {
+    schemaVersion: text(delta.schemaVersion) ?? "lime-runtime-state-delta/v0.1",
+    runtimeId: text(delta.runtimeId) ?? event.runtimeId ?? "runtime",
+    threadId: text(delta.threadId) ?? event.threadId,
+    turnId: text(delta.turnId) ?? event.turnId,
+    sequence: typeof sequence === "number" && Number.isFinite(sequence) ? sequence : event.sequence ?? 0,
+    baseEventId: text(delta.baseEventId) ?? text(delta.baseCursor),
+    target,
+    patch,
+    createdAt: text(delta.createdAt) ?? event.createdAt,
+  };
 }
 
 function setOwnKey(target, key, value) {

@@ -137,6 +137,24 @@ fn normalize_path(target: &str, path: &str) -> Result<Vec<String>, String> {
     Ok(r)
 }
 
+/// Where a `state.delta` event holds its delta: `payload[STATE_DELTA_RECORD_KEY]` when that is
+/// a record, else the payload itself; its operations under the first of [`STATE_DELTA_PATCH_KEYS`]
+/// that is not nullish (a non-array there does not fall back to the next).
+pub const STATE_DELTA_RECORD_KEY: &str = "stateDelta";
+pub const STATE_DELTA_PATCH_KEYS: [&str; 2] = ["patch", "ops"];
+
+/// The valid operations (spec §3.13.1): `(op, member, string)`: the op needs an own `member`
+/// (a string when `string`; nothing when `member` is empty). Any other `op` is invalid. The JS
+/// wrapper's `readAgentRuntimeStateDelta` evaluates the same table (`rules_json`).
+pub const STATE_DELTA_OPS: [(&str, &str, bool); 6] = [
+    ("add", "value", false),
+    ("replace", "value", false),
+    ("test", "value", false),
+    ("remove", "", false),
+    ("move", "from", true),
+    ("copy", "from", true),
+];
+
 fn valid_op(v: &Value) -> bool {
     let Some(o) = v.as_object() else { return false };
     let (Some(op), Some(_)) = (
@@ -145,81 +163,41 @@ fn valid_op(v: &Value) -> bool {
     ) else {
         return false;
     };
-    match op {
-        "add" | "replace" | "test" => o.contains_key("value"),
-        "remove" => true,
-        "move" | "copy" => o.get("from").map(Value::is_string).unwrap_or(false),
-        _ => false,
+    match STATE_DELTA_OPS.iter().find(|(name, _, _)| *name == op) {
+        Some((_, "", _)) => true,
+        Some((_, member, string)) => match o.get(*member) {
+            Some(x) => !string || x.is_string(),
+            None => false,
+        },
+        None => false,
     }
 }
 
-/// `readAgentRuntimeStateDelta` reduced to what application needs: (the delta record, target,
-/// ops).
-fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a Map<String, Value>, &'a str, &'a Vec<Value>)> {
+/// The delta of a `state.delta` event as application needs it (spec §3.13.1): (target, ops);
+/// `None` when `ev` is not a `state.delta` event with a valid delta.
+fn read_delta<'a>(ev: Ev<'a>) -> Option<(&'a str, &'a Vec<Value>)> {
     if ev.cls() != STATE_DELTA_CLASS {
         return None;
     }
     let payload = ev.payload()?;
     let cand: &Map<String, Value> = payload
-        .get("stateDelta")
+        .get(STATE_DELTA_RECORD_KEY)
         .and_then(Value::as_object)
         .unwrap_or(payload);
     let target = cand.get("target").and_then(Value::as_str)?;
     if !crate::contract::js::has_content(target) {
         return None;
     }
-    let patch = match cand.get("patch") {
-        None | Some(Value::Null) => cand.get("ops")?,
+    let [first, second] = STATE_DELTA_PATCH_KEYS;
+    let patch = match cand.get(first) {
+        None | Some(Value::Null) => cand.get(second)?,
         Some(p) => p,
     };
     let arr = patch.as_array()?;
     if !arr.iter().all(valid_op) {
         return None;
     }
-    Some((cand, target, arr))
-}
-
-/// `readAgentRuntimeStateDelta(ev)` (spec §3.13.1): the delta's 9 keys, `None` when `ev` is not
-/// a `state.delta` event with a valid payload.
-pub fn read_state_delta(ev: Ev<'_>) -> Option<Val> {
-    let (cand, target, patch) = read_delta(ev)?;
-    let text = |k: &str| cand.get(k).and_then(Value::as_str).map(Val::str);
-    let nullish_or = |v: Val, d: Val| if v.is_nullish() { d } else { v };
-    let sequence = match cand.get("sequence").and_then(Value::as_f64) {
-        Some(n) if n.is_finite() => Val::Num(n),
-        _ => nullish_or(ev.val("sequence"), Val::Num(0.0)),
-    };
-    Some(
-        Obj::with_capacity(9)
-            .k(
-                "schemaVersion",
-                text("schemaVersion").unwrap_or_else(|| Val::str("lime-runtime-state-delta/v0.1")),
-            )
-            .k(
-                "runtimeId",
-                text("runtimeId")
-                    .unwrap_or_else(|| nullish_or(ev.val("runtimeId"), Val::str("runtime"))),
-            )
-            .k(
-                "threadId",
-                text("threadId").unwrap_or_else(|| ev.val("threadId")),
-            )
-            .k("turnId", text("turnId").unwrap_or_else(|| ev.val("turnId")))
-            .k("sequence", sequence)
-            .k(
-                "baseEventId",
-                text("baseEventId")
-                    .or_else(|| text("baseCursor"))
-                    .unwrap_or(Val::Undef),
-            )
-            .k("target", Val::str(target))
-            .k("patch", Val::from_json(&Value::Array(patch.clone())))
-            .k(
-                "createdAt",
-                text("createdAt").unwrap_or_else(|| ev.val("createdAt")),
-            )
-            .into_val(),
-    )
+    Some((target, arr))
 }
 
 fn unit_of(tokens: &[String]) -> Option<String> {
@@ -245,7 +223,7 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
         Some(v) => Val::from_json(v),
         None => Val::Undef,
     };
-    let Some((_, target, raw_ops)) = read_delta(ev) else {
+    let Some((target, raw_ops)) = read_delta(ev) else {
         return Some(Prepared {
             event_id,
             ops: Err("Missing or invalid state.delta payload.".into()),

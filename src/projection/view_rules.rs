@@ -504,7 +504,8 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///    "actionRules": [{actionKinds, targetModules, labelKey, decision, defaultActionKind,
 ///    inputSourceRecovery}...], "fallbackAction": {labelKey, decision},
 ///    "surfaceRules": [{surface, classes, classPrefixes, kinds, phases}...], "defaultSurface"},
-///  "runtimeStatuses", "stateDeltaClass", "supersessionFields",
+///  "runtimeStatuses", "stateDeltaClass", "supersessionFields", "stateDeltaRecordKey",
+///  "stateDeltaPatchKeys", "stateDeltaOps": [[op, member, string]...],
 ///  "runtimeViewFields": [[viewKey, eventField]...],
 ///  "subagents": {"threadFields", "threadPayloadKeys"},
 ///  "toolProjection": {"surfaces", "kinds", "classPrefixes", "phases"},
@@ -602,6 +603,27 @@ pub fn rules_json() -> String {
     s.push(',');
     key("supersessionFields", &mut s);
     list(&super::state_delta::SUPERSESSION_FIELDS, &mut s);
+    s.push(',');
+    str_member(
+        "stateDeltaRecordKey",
+        super::state_delta::STATE_DELTA_RECORD_KEY,
+        &mut s,
+    );
+    s.push(',');
+    key("stateDeltaPatchKeys", &mut s);
+    list(&super::state_delta::STATE_DELTA_PATCH_KEYS, &mut s);
+    s.push_str(",\"stateDeltaOps\":[");
+    for (i, (op, member, string)) in super::state_delta::STATE_DELTA_OPS.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push('[');
+        write_json_str(op, &mut s);
+        s.push(',');
+        write_json_str(member, &mut s);
+        s.push_str(if *string { ",true]" } else { ",false]" });
+    }
+    s.push(']');
     s.push_str(",\"runtimeViewFields\":[");
     for (i, (k, f)) in RUNTIME_VIEW_FIELDS.iter().enumerate() {
         if i > 0 {

@@ -20,7 +20,7 @@ use crate::projection::collaboration::{build_collaboration_payload_metadata, Col
 use crate::projection::patch::{diff_patch, Patch};
 use crate::projection::read_model::ReadModelAccumulator;
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusFacts};
-use crate::projection::state_delta::{read_state_delta, WholeStatePass};
+use crate::projection::state_delta::WholeStatePass;
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
 
@@ -259,13 +259,6 @@ pub fn mcp_surface_json(len: usize) -> Result<String, JsError> {
 }
 
 // ---- state deltas -----------------------------------------------------------------------------
-
-/// `readAgentRuntimeStateDelta(event)`: the delta, wire-encoded, or `undefined`.
-#[wasm_bindgen]
-pub fn read_state_delta_json(len: usize) -> Result<Option<String>, JsError> {
-    let event = input_value(len)?;
-    Ok(read_state_delta(Ev::of(&event)).map(|v| wire(&v)))
-}
 
 /// The deltas of `applyAgentRuntimeStateDelta(s)ToProjectionState`, prepared from the events
 /// in the input buffer (one event when `single`, else an array), then run over the state.

@@ -313,6 +313,47 @@ test("views: the coding workbench view holds the state's own objects", { skip: c
   }
 });
 
+test("views: readAgentRuntimeStateDelta reads the caller's own delta (spec 3.13.1)", () => {
+  const read = (payload, extra = {}) =>
+    api.readAgentRuntimeStateDelta({ eventClass: "state.delta", runtimeId: "rt", sequence: 4, ...extra, payload });
+  const patch = [{ op: "replace", path: "/threads/0/summary", value: "s" }];
+  const delta = read({ target: "projection.subagents", patch, ops: "ignored" }, { threadId: "th", createdAt: "c" });
+  assert.deepStrictEqual(delta, {
+    schemaVersion: "lime-runtime-state-delta/v0.1",
+    runtimeId: "rt",
+    threadId: "th",
+    turnId: undefined,
+    sequence: 4,
+    baseEventId: undefined,
+    target: "projection.subagents",
+    patch,
+    createdAt: "c",
+  });
+  // The same array object as the event's, as the reference returns it.
+  assert.equal(delta.patch, patch);
+  // The record under payload.stateDelta wins over the payload, its strings over the event's.
+  const nested = read({ target: "x", patch: [], stateDelta: { target: " t ", ops: patch, runtimeId: "r2", sequence: Infinity, baseCursor: "b" } });
+  assert.deepStrictEqual([nested.target, nested.patch, nested.runtimeId, nested.sequence, nested.baseEventId], [" t ", patch, "r2", 4, "b"]);
+  // Which operations are valid: value must be an own key; from must be a string (inherited or own).
+  const valid = (op) => read({ target: "t", patch: [op] }) !== undefined;
+  assert.equal(valid({ op: "add", path: "/a", value: undefined }), true);
+  assert.equal(valid(Object.assign(Object.create({ value: 1 }), { op: "add", path: "/a" })), false);
+  assert.equal(valid({ op: "test", path: "/a" }), false);
+  assert.equal(valid({ op: "remove", path: "/a" }), true);
+  assert.equal(valid({ op: "remove", path: 1 }), false);
+  assert.equal(valid({ op: "move", path: "/a", from: "/b" }), true);
+  assert.equal(valid(Object.assign(Object.create({ from: "/b" }), { op: "copy", path: "/a" })), true);
+  assert.equal(valid({ op: "copy", path: "/a", from: 2 }), false);
+  assert.equal(valid({ op: "bogus", path: "/a", value: 1 }), false);
+  assert.equal(valid(["op"]), false);
+  // A non-nullish patch that is not an array does not fall back to ops; a null one does.
+  assert.equal(read({ target: "t", patch: "x", ops: patch }), undefined);
+  assert.equal(read({ target: "t", patch: null, ops: patch }).patch, patch);
+  assert.equal(read({ target: "   ", patch }), undefined);
+  assert.equal(read([patch]), undefined);
+  assert.equal(api.readAgentRuntimeStateDelta({ eventClass: "state.deltas", payload: { target: "t", patch } }), undefined);
+});
+
 test("views: undefined members survive a state delta", () => {
   const state = api.projectAgentUiState({
     executionEvents: [{ id: "e1", kind: "state", status: "running", eventClass: "turn.started", title: "T", createdAt: "2026-06-10T00:00:00.000Z" }],

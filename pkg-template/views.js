@@ -519,7 +519,7 @@ function isDeltaOperation(op) {
  * `stateDeltaOps`: the tables the core's delta pass reads).
  */
 export function readAgentRuntimeStateDelta(event) {
-  requireEvent(event, "readAgentRuntimeStateDelta");
+  // Read as the reference reads it: only a nullish event throws (reading its class).
   if (event.eventClass !== STATE_DELTA_CLASS) return undefined;
   const payload = event.payload;
   if (!isRecord(payload)) return undefined;

@@ -352,6 +352,10 @@ test("views: readAgentRuntimeStateDelta reads the caller's own delta (spec 3.13.
   assert.equal(read({ target: "   ", patch }), undefined);
   assert.equal(read([patch]), undefined);
   assert.equal(api.readAgentRuntimeStateDelta({ eventClass: "state.deltas", payload: { target: "t", patch } }), undefined);
+  // A value that is not an event reads as one without a class; a nullish one throws reading it.
+  assert.equal(api.readAgentRuntimeStateDelta("state.delta"), undefined);
+  assert.equal(api.readAgentRuntimeStateDelta([]), undefined);
+  assert.throws(() => api.readAgentRuntimeStateDelta(null), { name: "TypeError", message: /reading 'eventClass'/ });
 });
 
 test("views: undefined members survive a state delta", () => {

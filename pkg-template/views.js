@@ -466,14 +466,23 @@ function isToolProjection(projection) {
   return indexIn(TOOL_PROJECTION.phases, source.phase) >= 0;
 }
 
+const TOOL_PROJECTION_FIELDS = TOOL_PROJECTION.fields;
+
+/** The members of a tool projection the tool surface reads (`TOOL_PROJECTION_FIELDS`). */
+function toolFacts(projection) {
+  const facts = {};
+  for (const key of TOOL_PROJECTION_FIELDS) facts[key] = projection[key];
+  return facts;
+}
+
 export function projectAgentUiToolSurface(projections) {
   const what = "projectAgentUiToolSurface";
   if (!Array.isArray(projections)) {
     throw new TypeError(`${what}: projections must be an array, got ${describe(projections)}.`);
   }
-  // Only the tool projections cross; the others keep their place (a call's fallback id is its
-  // projection's index).
-  const tools = projections.map((projection) => (isToolProjection(projection) ? projection : null));
+  // Only the tool projections cross, each with only the members the surface reads; the others
+  // keep their place (a call's fallback id is its projection's index).
+  const tools = projections.map((projection) => (isToolProjection(projection) ? toolFacts(projection) : null));
   const text = jsonText(tools, `${what}: projections`);
   return parseWire(call(what, () => wasm.tool_surface_json(putText(text))), NO_EVENTS);
 }

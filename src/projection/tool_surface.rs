@@ -13,7 +13,7 @@ use super::normalization::{
 };
 use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
-use crate::contract::event::{obj_get, Ev, Odd, OddOp};
+use crate::contract::event::{obj_get, Ev, EvIndex, Odd, OddOp};
 use crate::contract::js::js_trim;
 use crate::contract::order::OrdSet;
 use crate::contract::val::{JsKey, Obj, Val};
@@ -104,7 +104,12 @@ fn normalize_family(tool_name: &str, fam: Option<&str>, op: Option<&str>) -> Str
         return f.into();
     }
     let n = js_trim(tool_name).to_lowercase();
-    let has = |w: &[&str]| w.iter().any(|x| n.contains(x));
+    // A byte-window scan: the names and words are a few bytes, where `str::contains` sets up a
+    // two-way searcher per word.
+    let has = |w: &[&str]| {
+        w.iter()
+            .any(|x| n.as_bytes().windows(x.len()).any(|b| b == x.as_bytes()))
+    };
     if n.starts_with("mcp__") {
         "mcp"
     } else if web_word(&n, "search") || n == "websearch" {
@@ -1007,6 +1012,7 @@ fn mcp_surface(tools: Vec<Val>) -> Val {
 /// to be a tool projection). `Err` names a projection that is not an object with an event object
 /// as `source`.
 pub fn project_tool_surface(projections: &[Value]) -> Result<Val, String> {
+    let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
     let mut acc = ToolSurfaceAcc::default();
     for (i, p) in projections.iter().enumerate() {
         if p.is_null() {
@@ -1014,18 +1020,20 @@ pub fn project_tool_surface(projections: &[Value]) -> Result<Val, String> {
             acc.any_event = true;
             continue;
         }
-        let Some(source) = p.get("source").filter(|s| s.is_object()) else {
+        let Some(source) = p.get(source_key).and_then(Value::as_object) else {
             return Err(format!(
                 "projections[{i}] must be an object whose source is an event object."
             ));
         };
+        // Its fields located once, as the projector reads events.
+        let index = EvIndex::new(source);
         let field = |k: &str| p.get(k).map(Val::from_json).unwrap_or_default();
         let facts = ProjectionFacts {
-            surface: p.get("surface").and_then(Value::as_str),
-            title: field("title"),
-            detail: field("detail"),
+            surface: p.get(surface_key).and_then(Value::as_str),
+            title: field(title_key),
+            detail: field(detail_key),
         };
-        acc.apply_projection(Ev::of(source), i, Some(facts))
+        acc.apply_projection(Ev::indexed(source, &index), i, Some(facts))
             .map_err(|odd| format!("projections[{i}]: {odd}"))?;
     }
     Ok(acc.model())

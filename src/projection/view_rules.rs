@@ -264,6 +264,10 @@ pub const TOOL_PROJECTION: ToolProjectionRule = ToolProjectionRule {
     phases: &["tool_running"],
 };
 
+/// The members of a read-model projection the tool surface reads: its event, surface, title
+/// and detail (the JS wrapper sends only these of each tool projection).
+pub const TOOL_PROJECTION_FIELDS: [&str; 4] = ["source", "surface", "title", "detail"];
+
 /// Is a projection with this surface, of an event with this class ("" when not a string), kind
 /// and phase, a tool projection?
 pub fn is_tool_projection(
@@ -508,7 +512,7 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///  "stateDeltaPatchKeys", "stateDeltaOps": [[op, member, string]...],
 ///  "runtimeViewFields": [[viewKey, eventField]...],
 ///  "subagents": {"threadFields", "threadPayloadKeys"},
-///  "toolProjection": {"surfaces", "kinds", "classPrefixes", "phases"},
+///  "toolProjection": {"surfaces", "kinds", "classPrefixes", "phases", "fields"},
 ///  "coding": {"classPrefixes", "classes", "profile": [key, value], "turnPrefix"},
 ///  "mcp": {"prefix", "separator", "defaultServer", "defaultTool", "bareNames",
 ///    "operationRules": [{kind, compactEquals, compactContains, words}...], "defaultOperation"}}
@@ -643,6 +647,7 @@ pub fn rules_json() -> String {
         ("kinds", TOOL_PROJECTION.kinds),
         ("classPrefixes", TOOL_PROJECTION.class_prefixes),
         ("phases", TOOL_PROJECTION.phases),
+        ("fields", &TOOL_PROJECTION_FIELDS),
     ]
     .into_iter()
     .enumerate()

@@ -441,6 +441,14 @@ impl<'a> Ev<'a> {
         }
     }
 
+    /// `f` of `v` read as an event (a non-object as an empty one) whose fields are located once,
+    /// as the projector reads its events: for a caller that reads many fields of each event.
+    pub fn with_indexed<R>(v: &Value, f: impl FnOnce(Ev<'_>) -> R) -> R {
+        let map = v.as_object().unwrap_or_else(|| EMPTY.get_or_init(Map::new));
+        let index = EvIndex::new(map);
+        f(Ev::indexed(map, &index))
+    }
+
     // The accessors taking a field name are inlined so that, for the literal names the views
     // pass, `field_slot` folds to a constant at compile time: each read of a known field is
     // then one array load, with no name lookup at run time.

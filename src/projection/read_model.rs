@@ -601,9 +601,11 @@ pub fn project_agent_runtime_read_model(
 ) -> Result<Val, (usize, Odd)> {
     let mut acc = ReadModelAcc::new(Val::Num(source_count.unwrap_or(0.0)));
     for (i, e) in events.iter().enumerate() {
-        let ev = Ev::of(e);
-        let surf = ReadModelAcc::check(ev).map_err(|o| (i, o))?;
-        acc.apply(ev, surf, i as u32, &&events[..i]);
+        Ev::with_indexed(e, |ev| {
+            let surf = ReadModelAcc::check(ev).map_err(|o| (i, o))?;
+            acc.apply(ev, surf, i as u32, &&events[..i]);
+            Ok(())
+        })?;
     }
     Ok(acc.model())
 }
@@ -633,9 +635,12 @@ impl ReadModelAccumulator {
     /// reference throws on it.
     pub fn apply(&mut self, event: Value, text: Option<&str>) -> Result<(), Odd> {
         let ext = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        let surf = ReadModelAcc::check(Ev::of(&event))?;
-        self.acc
-            .apply(Ev::of(&event), surf, ext, &self.events.as_slice());
+        let (acc, events) = (&mut self.acc, &self.events);
+        Ev::with_indexed(&event, |ev| {
+            let surf = ReadModelAcc::check(ev)?;
+            acc.apply(ev, surf, ext, &events.as_slice());
+            Ok::<(), Odd>(())
+        })?;
         self.events.push(match text {
             Some(t) => Stored::Text(t.into()),
             None => Stored::Value(std::borrow::Cow::Owned(event)),

@@ -887,8 +887,11 @@ fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val
 pub fn build_agent_ui_subagents_model(events: &[Value]) -> Result<Val, (usize, Odd)> {
     let mut acc = SubagentsAcc::new();
     for (i, e) in events.iter().enumerate() {
-        check(Ev::of(e)).map_err(|o| (i, o))?;
-        acc.apply(Ev::of(e));
+        Ev::with_indexed(e, |ev| {
+            check(ev).map_err(|o| (i, o))?;
+            acc.apply(ev);
+            Ok(())
+        })?;
     }
     Ok(acc.model())
 }

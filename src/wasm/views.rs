@@ -217,8 +217,10 @@ impl WasmSubagentsAccumulator {
     /// not a subagent event).
     pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
         let inner = &mut self.inner;
-        with_event(len, |event, _| inner.apply(Ev::of(&event)))?
-            .map_err(|odd| JsError::new(&odd.to_string()))?;
+        with_event(len, |event, _| {
+            Ev::with_indexed(&event, |ev| inner.apply(ev))
+        })?
+        .map_err(|odd| JsError::new(&odd.to_string()))?;
         Ok(patch_text(&self.inner.take_patch()))
     }
 

@@ -16,7 +16,7 @@ import {
   requireEvent,
   requireEventList,
 } from "./boundary.js";
-import { WireRef, applyPatch, encodeWire, parseWire } from "./wire.js";
+import { WireRef, applyPatch, encodeWire, parseWire, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
 
@@ -697,7 +697,8 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
   // The state's own objects the view hands back, as the reference's does (coding::StateRefs).
   const refs = `[${kept.push(state.runtime) - 1},${kept.push(state.actions) - 1}]`;
   const text = `[${stateText},${sourcesText},${readModelText},${refs}]`;
-  return parseWire(call(what, () => wasm.coding_view_json(putText(text))), kept);
+  const view = parseWire(call(what, () => wasm.coding_view_json(putText(text))), kept);
+  return shareCodingViewItems(view, state);
 }
 
 export function projectCodingWorkbenchViewFromEvents(input) {

@@ -99,6 +99,39 @@ function sameValue(a, b) {
   return true;
 }
 
+/**
+ * A coding workbench view holds the given state's own items, as the reference's does: its
+ * `diagnostics` are those of `state.diagnostics` it keeps (in order), and when a read model
+ * merges requests into `actions`, the state's actions come first (the last of each id), then
+ * the new ones, whose ids no state action has. The wire carries copies; each is replaced by the
+ * state's item it equals. For a freshly decoded `view` only (it writes into its lists). Returns
+ * `view`.
+ */
+export function shareCodingViewItems(view, state) {
+  if (!isObject(view) || !isObject(state)) return view;
+  const own = state.diagnostics;
+  const list = view.diagnostics;
+  if (Array.isArray(own) && Array.isArray(list) && list !== own) {
+    let j = 0;
+    for (let i = 0; i < list.length; i++) {
+      while (j < own.length && !sameValue(own[j], list[i])) j++;
+      if (j === own.length) break;
+      list[i] = own[j++];
+    }
+  }
+  const actions = view.actions;
+  if (Array.isArray(actions) && Array.isArray(state.actions) && actions !== state.actions) {
+    const byId = new Map();
+    for (const action of state.actions) if (isObject(action)) byId.set(action.id, action);
+    for (let i = 0; i < actions.length; i++) {
+      const action = actions[i];
+      const mine = isObject(action) ? byId.get(action.id) : undefined;
+      if (mine !== undefined && sameValue(mine, action)) actions[i] = mine;
+    }
+  }
+  return view;
+}
+
 /** The state keys whose projections are also entries of `readModel.events` in a batch state. */
 const BUCKETS = ["tools", "actions"];
 

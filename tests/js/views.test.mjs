@@ -358,6 +358,29 @@ test("views: readAgentRuntimeStateDelta reads the caller's own delta (spec 3.13.
   assert.throws(() => api.readAgentRuntimeStateDelta(null), { name: "TypeError", message: /reading 'eventClass'/ });
 });
 
+test("views: the coding view's diagnostics and merged actions are the state's own items", { skip: !hasReference }, () => {
+  // Recorded calls: the diagnostics the view keeps are the state's objects (a filter of them).
+  let kept = 0;
+  for (const call of readReference("calls", "projection", "coding.json").calls) {
+    if (call.name !== "projectCodingWorkbenchView") continue;
+    const [state, readModel] = decodeUndefined(call.args);
+    const view = api.projectCodingWorkbenchView(state, readModel);
+    for (const d of view.diagnostics) assert.ok(state.diagnostics.includes(d), "a diagnostic is the state's own");
+    kept += view.diagnostics.length;
+  }
+  assert.ok(kept > 0);
+  // A read model that merges a request in: the state's actions come first as its own objects.
+  const fixture = api.agentUiConformanceFixtures.find((f) => f.events.some((e) => e.eventClass === "action.required"));
+  const state = api.projectAgentUiState({ executionEvents: fixture.events });
+  assert.ok(state.actions.length > 0);
+  const view = api.projectCodingWorkbenchView(state, { threadId: "t", pendingRequests: [{ id: "req-1", requestType: "approval" }] });
+  assert.notEqual(view.actions, state.actions);
+  assert.equal(view.actions.length, state.actions.length + 1);
+  state.actions.forEach((action, i) => assert.equal(view.actions[i], action, `actions[${i}]`));
+  assert.equal(view.actions.at(-1).id, "read-model:action:req-1");
+  assert.ok(!state.actions.includes(view.actions.at(-1)));
+});
+
 test("views: undefined members survive a state delta", () => {
   const state = api.projectAgentUiState({
     executionEvents: [{ id: "e1", kind: "state", status: "running", eventClass: "turn.started", title: "T", createdAt: "2026-06-10T00:00:00.000Z" }],

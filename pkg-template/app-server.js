@@ -98,6 +98,6 @@ export function projectAppServerEvidenceExportToExecutionEvents(exportFacts) {
 export function replayAppServerFacts(input) {
   const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
   // The state refers to the returned events (`readModel.events[i].source`, ...).
-  const state = shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events));
+  const state = shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events), out.events);
   return { events: out.events, state, diagnostics: out.diagnostics };
 }

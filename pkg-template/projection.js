@@ -39,6 +39,7 @@ export function projectAgentUiState(input, options) {
   return shareBatchViews(
     parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events),
     hasStateDelta(events),
+    events,
   );
 }
 
@@ -62,6 +63,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   return shareBatchViews(
     parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events),
     hasStateDelta(events),
+    events,
   );
 }
 
@@ -92,7 +94,7 @@ export function replayAgentUiFixture(fixture) {
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
   const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
-  shareBatchViews(replay.state, hasStateDelta(events));
+  shareBatchViews(replay.state, hasStateDelta(events), events);
   return replay;
 }
 

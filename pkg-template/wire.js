@@ -230,11 +230,13 @@ function entryOfCall(calls, tools, i) {
  * wire carries them as separate copies; this makes each such entry the bucket's object: an entry
  * made from the same source event that is the same value (a `state.delta` that changed one side
  * leaves the two apart, as in the reference). Only a state delta can make the two differ, so the
- * values are compared only when `deltas` (the state's events include one). For a freshly decoded
- * state only. Returns `state`.
+ * values are compared only when `deltas` (the state's events include one). With `events` (the
+ * state's events), artifact and evidence views hold their event's own metadata
+ * (`linkRefViewMetadata`). For a freshly decoded state only. Returns `state`.
  */
-export function shareBatchViews(state, deltas) {
+export function shareBatchViews(state, deltas, events) {
   linkMcpViews(state);
+  if (events !== undefined) linkRefViewMetadata(state, events);
   const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
   if (!Array.isArray(list)) return state;
   // Each source event's entries, in order (an event object given twice has two).
@@ -264,6 +266,41 @@ export function shareBatchViews(state, deltas) {
     }
   }
   return state;
+}
+
+/** The ref-view lists of a state and the event field that names each view's id. */
+const REF_VIEW_LISTS = [
+  ["artifacts", "artifactRefs"],
+  ["evidence", "evidenceRefs"],
+];
+
+/**
+ * A batch state's artifact (evidence) view is made from the first of its events that lists the
+ * view's id in `artifactRefs` (`evidenceRefs`), and the reference's holds that event's own
+ * `payload.metadata` record. The wire carries a copy; this puts the event's object in its place
+ * where the two are the same value (a `state.delta` that changed it leaves the copy). For a
+ * freshly decoded state only.
+ */
+function linkRefViewMetadata(state, events) {
+  if (!isObject(state) || !Array.isArray(events)) return;
+  for (const [key, field] of REF_VIEW_LISTS) {
+    const views = state[key];
+    if (!Array.isArray(views) || views.length === 0) continue;
+    const first = new Map();
+    for (const event of events) {
+      const ids = isObject(event) ? event[field] : undefined;
+      if (Array.isArray(ids)) ids.forEach((id) => first.has(id) || first.set(id, event));
+    }
+    for (const view of views) {
+      if (!isObject(view) || !hasOwn(view, "metadata")) continue;
+      const event = first.get(view.id);
+      const payload = event === undefined ? undefined : event.payload;
+      const metadata = isObject(payload) && !Array.isArray(payload) ? payload.metadata : undefined;
+      if (isObject(metadata) && !Array.isArray(metadata) && sameValue(metadata, view.metadata)) {
+        view.metadata = metadata;
+      }
+    }
+  }
 }
 
 /** Parse and decode wire text. */

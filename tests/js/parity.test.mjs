@@ -105,6 +105,44 @@ test("a projector keeps each tool call's MCP view in mcp.tools after every event
   }
 });
 
+test("a batch state's artifact and evidence views hold their event's own metadata; a projector's, copies", () => {
+  const metadataEvent = (id, eventClass, kind, field, ref, metadata) => ({
+    id,
+    kind,
+    eventClass,
+    status: "completed",
+    title: id,
+    createdAt: T,
+    [field]: [ref],
+    payload: { metadata },
+  });
+  const events = [
+    metadataEvent("e1", "artifact.changed", "draft", "artifactRefs", "a1", { complete: true, size: 3 }),
+    // A later event listing the same artifact: the view is the first event's.
+    metadataEvent("e2", "artifact.changed", "draft", "artifactRefs", "a1", { complete: false }),
+    metadataEvent("e3", "evidence.changed", "evidence", "evidenceRefs", "v1", { source: "log" }),
+  ];
+  for (const state of [
+    api.projectAgentUiState({ executionEvents: events }),
+    api.projectAgentUiStateFromSessionSnapshot({ executionEvents: events }),
+  ]) {
+    assert.equal(state.artifacts[0].metadata, events[0].payload.metadata);
+    assert.equal(state.evidence[0].metadata, events[2].payload.metadata);
+  }
+  const projector = api.createAgentUiProjector();
+  let state;
+  for (const event of events) state = projector.apply(event);
+  assert.deepStrictEqual(state.artifacts[0].metadata, events[0].payload.metadata);
+  assert.notEqual(state.artifacts[0].metadata, events[0].payload.metadata);
+  // A state delta that edits the metadata leaves the view's its own.
+  const edited = api.projectAgentUiState({
+    executionEvents: [...events, deltaEvent("d1", [{ op: "replace", path: "/artifacts/0/metadata/size", value: 4 }])],
+  });
+  assert.equal(edited.artifacts[0].metadata.size, 4);
+  assert.equal(events[0].payload.metadata.size, 3);
+  assert.equal(edited.evidence[0].metadata, events[2].payload.metadata);
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -16,7 +16,14 @@ import {
   requireEventList,
   strictOption,
 } from "./boundary.js";
-import { applyPatch, linkMcpViews, linkMcpViewsAfterPatch, parseWire, shareBatchViews } from "./wire.js";
+import {
+  applyPatch,
+  linkMcpViews,
+  linkMcpViewsAfterPatch,
+  linkSnapshotMessageRefs,
+  parseWire,
+  shareBatchViews,
+} from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
 import { hasStateDelta } from "./rules.js";
@@ -60,11 +67,13 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   }
   requireEventList(events, what);
   const text = jsonText(input, `${what}: input`);
-  return shareBatchViews(
+  const state = shareBatchViews(
     parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events),
     hasStateDelta(events),
     events,
   );
+  linkSnapshotMessageRefs(state, input.messages);
+  return state;
 }
 
 export function projectAgentRuntimeReadModel(input, options) {

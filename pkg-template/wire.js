@@ -303,6 +303,23 @@ function linkRefViewMetadata(state, events) {
   }
 }
 
+/**
+ * A state projected from a session snapshot with messages holds one message part per snapshot
+ * message, in order, whose `refs` is the message's own `refs` value in the reference. The wire
+ * carries a copy; this puts the caller's object in its place where the two are the same value.
+ * For a freshly decoded state only.
+ */
+export function linkSnapshotMessageRefs(state, messages) {
+  const parts = isObject(state) ? state.messages : undefined;
+  if (!Array.isArray(messages) || !Array.isArray(parts) || parts.length !== messages.length) return;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const message = messages[i];
+    const refs = isObject(message) ? message.refs : undefined;
+    if (isObject(part) && isObject(refs) && sameValue(refs, part.refs)) part.refs = refs;
+  }
+}
+
 /** Parse and decode wire text. */
 export function parseWire(text, events) {
   return decodeWire(JSON.parse(text), events);

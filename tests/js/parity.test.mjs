@@ -143,6 +143,20 @@ test("a batch state's artifact and evidence views hold their event's own metadat
   assert.equal(edited.evidence[0].metadata, events[2].payload.metadata);
 });
 
+test("a session snapshot's message parts hold each message's own refs", () => {
+  const messages = [
+    { id: "m1", role: "user", content: "hi", createdAt: T, refs: ["a1"] },
+    { id: "m2", role: "assistant", content: "hello", createdAt: T, refs: { not: "a list" } },
+    { id: "m3", role: "assistant", content: "bye", createdAt: T },
+  ];
+  const state = api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages });
+  assert.equal(state.messages.length, 3);
+  assert.equal(state.messages[0].refs, messages[0].refs);
+  assert.equal(state.messages[1].refs, messages[1].refs);
+  assert.ok(Object.hasOwn(state.messages[2], "refs"));
+  assert.equal(state.messages[2].refs, undefined);
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

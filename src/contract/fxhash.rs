@@ -1,21 +1,41 @@
 //! A fast hasher for the crate's internal maps (ids, group keys, positions).
 //!
 //! The multiply-rotate scheme of the Firefox/rustc "Fx" hash: far cheaper than SipHash on short
-//! keys. Each map gets a random starting state (drawn from the standard library's per-process
-//! random keys), so a provider cannot precompute ids that all land in one bucket.
+//! keys. Each map gets a starting state of its own, derived from the standard library's
+//! per-process random keys, so a provider cannot precompute ids that all land in one bucket.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const SEED_MUL: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
-/// Builds `FxHasher`s from a per-map random state.
+/// The step between two maps' starting states (odd: every state of the 2^64 differs).
+const SEED_STEP: u64 = 0x9e_37_79_b9_7f_4a_7c_15;
+
+/// The last map's starting state (0: none yet). The first is drawn from the random keys, each
+/// next one is a step further. The views make many short-lived maps; a SipHash of fresh random
+/// keys for each was ~1.4% of a short batch. (Two threads that race here may give two maps the
+/// same state: harmless.)
+static LAST_SEED: AtomicU64 = AtomicU64::new(0);
+
+fn next_seed() -> u64 {
+    let mut seed = LAST_SEED.load(Relaxed);
+    if seed == 0 {
+        seed = RandomState::new().hash_one(0x5eed_u64);
+    }
+    seed = seed.wrapping_add(SEED_STEP);
+    LAST_SEED.store(seed, Relaxed);
+    seed
+}
+
+/// Builds `FxHasher`s from a per-map state.
 #[derive(Clone, Copy, Debug)]
 pub struct FxBuild(u64);
 
 impl Default for FxBuild {
     fn default() -> FxBuild {
-        FxBuild(RandomState::new().hash_one(0x5eed_u64))
+        FxBuild(next_seed())
     }
 }
 

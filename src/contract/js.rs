@@ -26,6 +26,23 @@ pub fn is_js_whitespace(c: char) -> bool {
     )
 }
 
+/// The byte offset of the first `part` in `s` (`str::find`). A byte-window scan: the views look
+/// for short words in short names and classes, where `str::find` sets up a two-way searcher
+/// per call.
+pub fn find_part(s: &str, part: &str) -> Option<usize> {
+    if part.is_empty() {
+        return Some(0);
+    }
+    s.as_bytes()
+        .windows(part.len())
+        .position(|w| w == part.as_bytes())
+}
+
+/// JS `s.includes(part)` ([`find_part`]).
+pub fn includes(s: &str, part: &str) -> bool {
+    find_part(s, part).is_some()
+}
+
 /// JS `s.trim()`.
 pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::contract::event::{Ev, Odd, OddOp};
-use crate::contract::js::{utf16_len, utf16_prefix};
+use crate::contract::js::{includes, utf16_len, utf16_prefix};
 use crate::contract::val::{JsKey, Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
@@ -294,21 +294,21 @@ fn sets_status(cls: &str, status: Option<&str>) -> bool {
 }
 
 fn activity_kind(cls: &str, status: Option<&str>) -> &'static str {
-    if cls.contains("started") || cls == "agent.spawned" {
+    if includes(cls, "started") || cls == "agent.spawned" {
         "started"
-    } else if cls.contains("cancel")
-        || cls.contains("abort")
-        || cls.contains("interrupt")
-        || cls.contains("closed")
+    } else if includes(cls, "cancel")
+        || includes(cls, "abort")
+        || includes(cls, "interrupt")
+        || includes(cls, "closed")
         || matches!(
             status,
             Some("canceled" | "cancelled" | "aborted" | "closed")
         )
     {
         "interrupted"
-    } else if cls.contains("completed") {
+    } else if includes(cls, "completed") {
         "completed"
-    } else if cls.contains("failed") {
+    } else if includes(cls, "failed") {
         "failed"
     } else if cls.starts_with("handoff.") {
         "handoff"
@@ -328,13 +328,13 @@ fn activity_kind(cls: &str, status: Option<&str>) -> &'static str {
 fn delegation_action(cls: &str) -> &'static str {
     if cls.starts_with("handoff.") || cls == "agent.handoff" {
         "handoff"
-    } else if cls.contains("wait") {
+    } else if includes(cls, "wait") {
         "wait"
-    } else if cls.contains("interrupt") {
+    } else if includes(cls, "interrupt") {
         "interrupt"
-    } else if cls.contains("close") {
+    } else if includes(cls, "close") {
         "close"
-    } else if cls.contains("send") || cls.contains("input") {
+    } else if includes(cls, "send") || includes(cls, "input") {
         "send_input"
     } else {
         "spawn"

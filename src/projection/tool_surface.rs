@@ -14,7 +14,7 @@ use super::normalization::{
 use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, EvIndex, Odd, OddOp};
-use crate::contract::js::js_trim;
+use crate::contract::js::{find_part, includes, js_trim};
 use crate::contract::order::OrdSet;
 use crate::contract::val::{JsKey, Obj, Val};
 
@@ -66,7 +66,7 @@ fn web_word(n: &str, word: &str) -> bool {
     let b = n.as_bytes();
     let sep = |c: u8| c == b'.' || c == b'_' || c == b'-';
     let mut i = 0;
-    while let Some(off) = n.get(i..).and_then(|s| s.find("web")) {
+    while let Some(off) = n.get(i..).and_then(|s| find_part(s, "web")) {
         let s = i + off;
         if s == 0 || sep(b[s - 1]) {
             let j = s + 3;
@@ -104,12 +104,7 @@ fn normalize_family(tool_name: &str, fam: Option<&str>, op: Option<&str>) -> Str
         return f.into();
     }
     let n = js_trim(tool_name).to_lowercase();
-    // A byte-window scan: the names and words are a few bytes, where `str::contains` sets up a
-    // two-way searcher per word.
-    let has = |w: &[&str]| {
-        w.iter()
-            .any(|x| n.as_bytes().windows(x.len()).any(|b| b == x.as_bytes()))
-    };
+    let has = |w: &[&str]| w.iter().any(|x| includes(&n, x));
     if n.starts_with("mcp__") {
         "mcp"
     } else if web_word(&n, "search") || n == "websearch" {

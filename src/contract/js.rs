@@ -85,7 +85,13 @@ pub fn js_lower(s: &str) -> String {
 /// trimmed `s` is ASCII (the common case); other text takes the full JS lower-casing (where a
 /// non-ASCII character may lower-case to an ASCII one, as the Kelvin sign does to `k`).
 pub fn norm_lower_is(s: Option<&str>, target: &str) -> bool {
-    let t = js_trim(s.unwrap_or(""));
+    let s = s.unwrap_or("");
+    // Each char of the ASCII `target` lower-cases from a char of at least one byte, and trimming
+    // only removes bytes: a shorter string cannot match.
+    if s.len() < target.len() {
+        return false;
+    }
+    let t = js_trim(s);
     if t.is_ascii() {
         t.eq_ignore_ascii_case(target)
     } else {

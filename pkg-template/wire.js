@@ -1,5 +1,6 @@
 // Wire decoding and structural sharing (see docs/design.md, "Values" and "Patch protocol").
 import { makers } from "./glue/templates.js";
+import { RULES } from "./rules.js";
 //
 // Rust writes plain JSON with three escapes inside strings:
 //   "\u0000u"     -> an own property / array slot holding undefined
@@ -268,11 +269,8 @@ export function shareBatchViews(state, deltas, events) {
   return state;
 }
 
-/** The ref-view lists of a state and the event field that names each view's id. */
-const REF_VIEW_LISTS = [
-  ["artifacts", "artifactRefs"],
-  ["evidence", "evidenceRefs"],
-];
+/** The ref-view lists of a state, each with the event field that lists its ids (`refViews`). */
+const REF_VIEWS = RULES.refViews;
 
 /**
  * A batch state's artifact (evidence) view is made from the first of its events that lists the
@@ -283,7 +281,7 @@ const REF_VIEW_LISTS = [
  */
 function linkRefViewMetadata(state, events) {
   if (!isObject(state) || !Array.isArray(events)) return;
-  for (const [key, field] of REF_VIEW_LISTS) {
+  for (const [key, field] of REF_VIEWS) {
     const views = state[key];
     if (!Array.isArray(views) || views.length === 0) continue;
     const first = new Map();

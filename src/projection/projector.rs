@@ -15,7 +15,7 @@ use super::messages::{MessageChange, MessagesAcc};
 use super::normalization::ev_val;
 use super::patch::{list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
 use super::read_model::{ReadModelAcc, READ_MODEL_KEYS};
-use super::refs::RefViews;
+use super::refs::{RefViews, REF_VIEWS};
 use super::runtime::RuntimeAcc;
 use super::state::{hydration, static_key, STATE_KEYS};
 use super::state_delta::{self, EventLookup, Prepared};
@@ -463,8 +463,9 @@ impl<'a> ProjectorCore<'a> {
         self.messages.commit(p.message, ext);
         self.timeline.push(p.entry);
         self.graph.commit(ev, p.graph);
-        self.artifacts.apply(ev, "artifactRefs");
-        self.evidence.apply(ev, "evidenceRefs");
+        let [(_, artifact_ids), (_, evidence_ids)] = REF_VIEWS;
+        self.artifacts.apply(ev, artifact_ids);
+        self.evidence.apply(ev, evidence_ids);
         if let Some(d) = diagnostic(ev) {
             self.diags.push(d);
         }

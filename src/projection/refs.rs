@@ -8,6 +8,12 @@ use super::patch::ListTracker;
 use crate::contract::event::Ev;
 use crate::contract::val::{Obj, Val};
 
+/// The state's reference-view lists, each with the field that lists its ids: on an event (the
+/// views it makes) and on the read model (the ids a `state.delta` pass re-syncs the list with).
+/// The JS wrapper reads the same table (`refViews` in `view_rules::rules_json`).
+pub const REF_VIEWS: [(&str, &str); 2] =
+    [("artifacts", "artifactRefs"), ("evidence", "evidenceRefs")];
+
 /// `refView(ev, id)`.
 pub fn ref_view(ev: Ev<'_>, id: Val) -> Val {
     let raw = |keys: &[&str]| ev.raw_str(keys);

@@ -926,7 +926,7 @@ fn apply_all(doc: &Obj, ops: &[Op], event_count: f64, lk: &EventLookup<'_>) -> R
         }
         Ok(rm.get(k).cloned().unwrap_or_default())
     };
-    for (unit, key) in [("artifacts", "artifactRefs"), ("evidence", "evidenceRefs")] {
+    for (unit, key) in super::refs::REF_VIEWS {
         let unit_in = was(&d, unit);
         if unit_in || rm_in {
             let refs = d.get(unit).cloned().unwrap_or_default();
@@ -1184,7 +1184,7 @@ fn apply_whole(doc: &Val, ops: &[Op], lk: &EventLookup<'_>) -> Result<Val, Strin
     };
     let mut d = Rc::try_unwrap(rc).unwrap_or_else(|rc| (*rc).clone());
     let rm = d.get("readModel").cloned().unwrap_or_default();
-    for (unit, key) in [("artifacts", "artifactRefs"), ("evidence", "evidenceRefs")] {
+    for (unit, key) in super::refs::REF_VIEWS {
         let refs = d.get(unit).cloned().unwrap_or_default();
         let ids = read_prop(&rm, key)?;
         d.set_dyn(unit, sync_refs(&refs, &ids)?);

@@ -509,7 +509,8 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///    inputSourceRecovery}...], "fallbackAction": {labelKey, decision},
 ///    "surfaceRules": [{surface, classes, classPrefixes, kinds, phases}...], "defaultSurface"},
 ///  "runtimeStatuses", "stateDeltaClass", "supersessionFields", "stateDeltaRecordKey",
-///  "stateDeltaPatchKeys", "stateDeltaOps": [[op, member, string]...],
+///  "stateDeltaPatchKeys", "refViews": [[stateKey, idsField]...],
+///  "stateDeltaOps": [[op, member, string]...],
 ///  "runtimeViewFields": [[viewKey, eventField]...],
 ///  "subagents": {"threadFields", "threadPayloadKeys"},
 ///  "toolProjection": {"surfaces", "kinds", "classPrefixes", "phases", "fields"},
@@ -616,7 +617,14 @@ pub fn rules_json() -> String {
     s.push(',');
     key("stateDeltaPatchKeys", &mut s);
     list(&super::state_delta::STATE_DELTA_PATCH_KEYS, &mut s);
-    s.push_str(",\"stateDeltaOps\":[");
+    s.push_str(",\"refViews\":[");
+    for (i, (views, ids)) in super::refs::REF_VIEWS.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        list(&[views, ids], &mut s);
+    }
+    s.push_str("],\"stateDeltaOps\":[");
     for (i, (op, member, string)) in super::state_delta::STATE_DELTA_OPS.iter().enumerate() {
         if i > 0 {
             s.push(',');

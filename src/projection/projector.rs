@@ -647,13 +647,11 @@ impl<'a> ProjectorCore<'a> {
                 add(&mut u, &format!("readModel.{k}"));
             }
         }
-        for (a, r) in [
-            ("artifacts", "readModel.artifactRefs"),
-            ("evidence", "readModel.evidenceRefs"),
-        ] {
-            if has(&u, a) || has(&u, r) {
-                add(&mut u, a);
-                add(&mut u, r);
+        for (views, ids) in REF_VIEWS {
+            let ids = format!("readModel.{ids}");
+            if has(&u, views) || has(&u, &ids) {
+                add(&mut u, views);
+                add(&mut u, &ids);
             }
         }
         u

@@ -6,6 +6,7 @@ import * as wasm from "./glue/agent_runtime_projection.js";
 import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText } from "./boundary.js";
 import { hasStateDelta } from "./rules.js";
 import { decodeWire, shareBatchViews } from "./wire.js";
+import { shareEmptySurfaces } from "./empty-surfaces.js";
 
 function isObject(value) {
   return value !== null && typeof value === "object";
@@ -98,6 +99,10 @@ export function projectAppServerEvidenceExportToExecutionEvents(exportFacts) {
 export function replayAppServerFacts(input) {
   const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
   // The state refers to the returned events (`readModel.events[i].source`, ...).
-  const state = shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events), out.events);
+  const state = shareEmptySurfaces(
+    shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events), out.events),
+    undefined,
+    "replayAppServerFacts",
+  );
   return { events: out.events, state, diagnostics: out.diagnostics };
 }

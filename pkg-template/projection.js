@@ -27,6 +27,7 @@ import {
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
 import { hasStateDelta } from "./rules.js";
+import { shareEmptySurfaces } from "./empty-surfaces.js";
 
 function currentGeneration() {
   return instance.generation;
@@ -43,11 +44,12 @@ export function projectAgentUiState(input, options) {
   const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return shareBatchViews(
+  const state = shareBatchViews(
     parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events),
     hasStateDelta(events),
     events,
   );
+  return shareEmptySurfaces(state, undefined, what);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
@@ -73,7 +75,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
     events,
   );
   linkSnapshotMessageRefs(state, input.messages);
-  return state;
+  return shareEmptySurfaces(state, undefined, what);
 }
 
 export function projectAgentRuntimeReadModel(input, options) {
@@ -103,7 +105,7 @@ export function replayAgentUiFixture(fixture) {
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
   const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
-  shareBatchViews(replay.state, hasStateDelta(events), events);
+  shareEmptySurfaces(shareBatchViews(replay.state, hasStateDelta(events), events), undefined, what);
   return replay;
 }
 
@@ -171,7 +173,7 @@ class ProjectorCore {
         this.initialKey = key;
       } else {
         call(what, () => this.inner.assume_initial_sent());
-        this.state = applyPatch(undefined, JSON.parse(text), this.events);
+        this.state = shareEmptySurfaces(applyPatch(undefined, JSON.parse(text), this.events), undefined, what);
         this.dirty = false;
       }
     }
@@ -209,6 +211,7 @@ class ProjectorCore {
       const next = applyPatch(prev, patch, this.events);
       // The MCP views are shared as the reference shares them (wire.js).
       this.state = patch.full || prev === undefined ? linkMcpViews(next) : linkMcpViewsAfterPatch(next, prev, patch);
+      shareEmptySurfaces(this.state, patch.full ? undefined : prev, `${this.what}.getState`);
       this.dirty = false;
     }
     return this.state;

@@ -19,6 +19,7 @@ import {
 import { WireRef, applyPatch, encodeWire, parseWire, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
+import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
 
 /**
  * A wasm-bindgen object made by `make` on the installed instance: `{inner, check}`, where
@@ -480,6 +481,7 @@ export function projectAgentUiToolSurface(projections) {
   if (!Array.isArray(projections)) {
     throw new TypeError(`${what}: projections must be an array, got ${describe(projections)}.`);
   }
+  if (projections.length === 0) return emptyToolSurface(what);
   // Only the tool projections cross, each with only the members the surface reads; the others
   // keep their place (a call's fallback id is its projection's index).
   const tools = projections.map((projection) => (isToolProjection(projection) ? toolFacts(projection) : null));
@@ -492,6 +494,7 @@ export function projectAgentUiMcpSurface(toolSurface) {
   // Only the calls' MCP views cross (the reference's own read, with its TypeErrors); the
   // surface's `tools` are these very objects.
   const views = toolSurface.calls.map((call) => call.mcp);
+  if (!views.some(Boolean)) return emptyMcpSurface(what);
   const text = jsonText(views, `${what}: toolSurface.calls[*].mcp`);
   return parseWire(call(what, () => wasm.mcp_surface_json(putText(text))), views);
 }

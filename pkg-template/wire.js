@@ -82,7 +82,7 @@ const isObject = (x) => x !== null && typeof x === "object";
  * objects with the same own keys in the same order holding the same values. Linking two objects
  * (below) only ever joins the same value, so it never changes a result.
  */
-function sameValue(a, b) {
+export function sameValue(a, b) {
   if (a === b) return true;
   if (!isObject(a) || !isObject(b)) return a !== a && b !== b;
   if (Array.isArray(a)) {

@@ -157,6 +157,39 @@ test("a session snapshot's message parts hold each message's own refs", () => {
   assert.equal(state.messages[2].refs, undefined);
 });
 
+test("empty tool and MCP surfaces are one shared object, in every result and state", () => {
+  const tools = [toolEvent("e1", "tool.started", "running", "search"), toolEvent("e2", "tool.result", "completed", "search")];
+  const mcpEvents = [toolEvent("e1", "tool.started", "running", "mcp__github__search")];
+  const emptyTools = api.projectAgentUiToolSurface([]);
+  const emptyMcp = api.projectAgentUiMcpSurface(emptyTools);
+  assert.equal(api.projectAgentUiToolSurface([]), emptyTools);
+  assert.deepStrictEqual(emptyMcp, { hasMcp: false, servers: [], tools: [], activeToolIds: [], failedToolIds: [], completedToolIds: [] });
+  // Two batch projections without MCP calls hold the same mcp object (a memoized view keeps it).
+  const a = api.projectAgentUiState({ executionEvents: tools });
+  const b = api.projectAgentUiState({ executionEvents: tools });
+  assert.notEqual(a.toolCalls, b.toolCalls);
+  assert.equal(a.mcp, emptyMcp);
+  assert.equal(b.mcp, emptyMcp);
+  assert.equal(api.projectAgentUiMcpSurface(a.toolCalls), emptyMcp);
+  // A state of no events holds the empty tool surface too; one with tool calls, its own.
+  const none = api.projectAgentUiState({ executionEvents: [] });
+  assert.equal(none.toolCalls, emptyTools);
+  assert.equal(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: tools }).mcp, emptyMcp);
+  // The projector's states as well, until an MCP call comes.
+  const projector = api.createAgentUiProjector();
+  assert.equal(projector.getState().toolCalls, emptyTools);
+  for (const event of tools) {
+    const state = projector.apply(event);
+    assert.equal(state.mcp, emptyMcp);
+    assert.notEqual(state.toolCalls, emptyTools);
+  }
+  const withMcp = projector.apply({ ...mcpEvents[0], id: "e3", payload: { toolCallId: "c3", toolName: "mcp__github__search" } });
+  assert.notEqual(withMcp.mcp, emptyMcp);
+  assert.equal(withMcp.mcp.hasMcp, true);
+  assert.deepStrictEqual(emptyMcp.tools, []);
+  assert.notEqual(api.projectAgentUiState({ executionEvents: mcpEvents }).mcp, emptyMcp);
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -102,6 +102,7 @@ export function replayAppServerFacts(input) {
   const state = shareEmptySurfaces(
     shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events), out.events),
     undefined,
+    out.events.length === 0,
     "replayAppServerFacts",
   );
   return { events: out.events, state, diagnostics: out.diagnostics };

@@ -9,13 +9,15 @@ import { call, putText } from "./boundary.js";
 import { parseWire, sameValue } from "./wire.js";
 
 const NO_EVENTS = Object.freeze([]);
+let toolText;
 let toolSurface;
 let mcpSurface;
 
 /** The shared empty tool surface. */
 export function emptyToolSurface(what) {
   if (toolSurface === undefined) {
-    toolSurface = parseWire(call(what, () => wasm.tool_surface_json(putText("[]"))), NO_EVENTS);
+    toolText = call(what, () => wasm.tool_surface_json(putText("[]")));
+    toolSurface = parseWire(toolText, NO_EVENTS);
   }
   return toolSurface;
 }
@@ -31,33 +33,32 @@ export function emptyMcpSurface(what) {
 const isObject = (x) => x !== null && typeof x === "object";
 
 /**
- * Put the shared empty surfaces into `state` where its own are empty, by the reference's rule
- * (no read-model event: `toolCalls`; no call with an MCP view: `mcp`) and only where they are
- * the same value. Only the surfaces `state` does not share with `prev` (the state it was patched
- * from, if any) are looked at: those are freshly decoded, and `state` is then a new object.
- * Returns `state`.
+ * Put the shared empty surfaces into `state` where the reference's state holds them: `toolCalls`
+ * when no event was projected (`noEvents`: the read model's events before any state delta,
+ * which may rewrite `readModel`), `mcp` when no tool call has an MCP view (neither surface is
+ * a root a state delta may patch); in each case only where the state's own is the same value.
+ * A state whose events are no longer none gets a copy of its own in place of the shared tool
+ * surface (a projector's state keeps an unchanged surface from one patch to the next). `prev`:
+ * the state `state` was patched from, if any; nothing is done when it is `state` itself, and
+ * otherwise `state` is a new object. Returns `state`.
  */
-export function shareEmptySurfaces(state, prev, what) {
-  if (!isObject(state)) return state;
-  const old = isObject(prev) ? prev : {};
-  const readModel = state.readModel;
-  if (
-    state.toolCalls !== old.toolCalls &&
-    isObject(readModel) &&
-    Array.isArray(readModel.events) &&
-    readModel.events.length === 0 &&
-    sameValue(state.toolCalls, emptyToolSurface(what))
-  ) {
-    state.toolCalls = emptyToolSurface(what);
+export function shareEmptySurfaces(state, prev, noEvents, what) {
+  if (!isObject(state) || state === prev) return state;
+  const tools = emptyToolSurface(what);
+  if (noEvents) {
+    if (state.toolCalls !== tools && sameValue(state.toolCalls, tools)) state.toolCalls = tools;
+  } else if (state.toolCalls === tools) {
+    state.toolCalls = parseWire(toolText, NO_EVENTS);
   }
   const calls = isObject(state.toolCalls) ? state.toolCalls.calls : undefined;
+  const mcp = emptyMcpSurface(what);
   if (
-    state.mcp !== old.mcp &&
+    state.mcp !== mcp &&
     Array.isArray(calls) &&
     !calls.some((c) => isObject(c) && Boolean(c.mcp)) &&
-    sameValue(state.mcp, emptyMcpSurface(what))
+    sameValue(state.mcp, mcp)
   ) {
-    state.mcp = emptyMcpSurface(what);
+    state.mcp = mcp;
   }
   return state;
 }

@@ -49,7 +49,7 @@ export function projectAgentUiState(input, options) {
     hasStateDelta(events),
     events,
   );
-  return shareEmptySurfaces(state, undefined, what);
+  return shareEmptySurfaces(state, undefined, events.length === 0, what);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
@@ -75,7 +75,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
     events,
   );
   linkSnapshotMessageRefs(state, input.messages);
-  return shareEmptySurfaces(state, undefined, what);
+  return shareEmptySurfaces(state, undefined, events.length === 0, what);
 }
 
 export function projectAgentRuntimeReadModel(input, options) {
@@ -105,7 +105,7 @@ export function replayAgentUiFixture(fixture) {
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
   const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
-  shareEmptySurfaces(shareBatchViews(replay.state, hasStateDelta(events), events), undefined, what);
+  shareEmptySurfaces(shareBatchViews(replay.state, hasStateDelta(events), events), undefined, events.length === 0, what);
   return replay;
 }
 
@@ -173,7 +173,7 @@ class ProjectorCore {
         this.initialKey = key;
       } else {
         call(what, () => this.inner.assume_initial_sent());
-        this.state = shareEmptySurfaces(applyPatch(undefined, JSON.parse(text), this.events), undefined, what);
+        this.state = shareEmptySurfaces(applyPatch(undefined, JSON.parse(text), this.events), undefined, true, what);
         this.dirty = false;
       }
     }
@@ -211,7 +211,7 @@ class ProjectorCore {
       const next = applyPatch(prev, patch, this.events);
       // The MCP views are shared as the reference shares them (wire.js).
       this.state = patch.full || prev === undefined ? linkMcpViews(next) : linkMcpViewsAfterPatch(next, prev, patch);
-      shareEmptySurfaces(this.state, patch.full ? undefined : prev, `${this.what}.getState`);
+      shareEmptySurfaces(this.state, patch.full ? undefined : prev, this.events.length === 0, `${this.what}.getState`);
       this.dirty = false;
     }
     return this.state;

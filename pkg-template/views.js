@@ -95,8 +95,8 @@ const STATE_DELTA_CLASS = RULES.stateDeltaClass;
 const SUPERSESSION_FIELDS = RULES.supersessionFields;
 const STATE_DELTA_RECORD_KEY = RULES.stateDeltaRecordKey;
 const [PATCH_KEY, PATCH_FALLBACK_KEY] = RULES.stateDeltaPatchKeys;
-// op -> [member it needs ("" for none), whether that member must be a string (else: an own key)].
-const STATE_DELTA_OPS = new Map(RULES.stateDeltaOps.map(([op, member, string]) => [op, [member, string]]));
+// [op, the member it needs ("" for none), whether that member must be a string (else: an own key)].
+const STATE_DELTA_OPS = RULES.stateDeltaOps;
 const SUBAGENT_THREAD_FIELDS = RULES.subagents.threadFields;
 const SUBAGENT_THREAD_PAYLOAD_KEYS = RULES.subagents.threadPayloadKeys;
 
@@ -513,22 +513,27 @@ export function buildAgentUiCollaborationPayloadMetadata(input) {
 
 const isRecord = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
 
-/** Whether `op` is an operation of the delta rules (`STATE_DELTA_OPS`). */
+/**
+ * Whether `op` is an operation of the delta rules (`stateDeltaOps`). Its members are read as the
+ * reference reads them (`op.op` once more per rule tried, in the table's order), so a getter
+ * sees the same reads.
+ */
 function isDeltaOperation(op) {
   if (!isRecord(op)) return false;
-  const name = op.op;
-  if (typeof name !== "string" || typeof op.path !== "string") return false;
-  const needs = STATE_DELTA_OPS.get(name);
-  if (needs === undefined) return false;
-  const [member, string] = needs;
-  if (member === "") return true;
-  return string ? typeof op[member] === "string" : Object.prototype.hasOwnProperty.call(op, member);
+  if (typeof op.op !== "string" || typeof op.path !== "string") return false;
+  for (const [name, member, string] of STATE_DELTA_OPS) {
+    if (op.op !== name) continue;
+    if (member === "") return true;
+    return string ? typeof op[member] === "string" : Object.prototype.hasOwnProperty.call(op, member);
+  }
+  return false;
 }
 
 /**
  * The delta a `state.delta` event carries, read from the caller's own objects (its `patch` is the
  * event's array) where the rules say (`stateDeltaRecordKey`, `stateDeltaPatchKeys`,
- * `stateDeltaOps`: the tables the core's delta pass reads).
+ * `stateDeltaOps`: the tables the core's delta pass reads), each member read as often and in the
+ * order the reference reads it.
  */
 export function readAgentRuntimeStateDelta(event) {
   // Read as the reference reads it: only a nullish event throws (reading its class).
@@ -540,18 +545,22 @@ export function readAgentRuntimeStateDelta(event) {
   const ops = delta[PATCH_KEY] ?? delta[PATCH_FALLBACK_KEY];
   const patch = Array.isArray(ops) && ops.every(isDeltaOperation) ? ops : undefined;
   if (typeof target !== "string" || !target.trim() || patch === undefined) return undefined;
-  const text = (value) => (typeof value === "string" ? value : undefined);
-  const sequence = delta.sequence;
   return {
-    schemaVersion: text(delta.schemaVersion) ?? "lime-runtime-state-delta/v0.1",
-    runtimeId: text(delta.runtimeId) ?? event.runtimeId ?? "runtime",
-    threadId: text(delta.threadId) ?? event.threadId,
-    turnId: text(delta.turnId) ?? event.turnId,
-    sequence: typeof sequence === "number" && Number.isFinite(sequence) ? sequence : event.sequence ?? 0,
-    baseEventId: text(delta.baseEventId) ?? text(delta.baseCursor),
+    schemaVersion: typeof delta.schemaVersion === "string" ? delta.schemaVersion : "lime-runtime-state-delta/v0.1",
+    runtimeId: typeof delta.runtimeId === "string" ? delta.runtimeId : event.runtimeId ?? "runtime",
+    threadId: typeof delta.threadId === "string" ? delta.threadId : event.threadId,
+    turnId: typeof delta.turnId === "string" ? delta.turnId : event.turnId,
+    sequence:
+      typeof delta.sequence === "number" && Number.isFinite(delta.sequence) ? delta.sequence : event.sequence ?? 0,
+    baseEventId:
+      typeof delta.baseEventId === "string"
+        ? delta.baseEventId
+        : typeof delta.baseCursor === "string"
+          ? delta.baseCursor
+          : undefined,
     target,
     patch,
-    createdAt: text(delta.createdAt) ?? event.createdAt,
+    createdAt: typeof delta.createdAt === "string" ? delta.createdAt : event.createdAt,
   };
 }
 

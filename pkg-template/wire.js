@@ -232,12 +232,14 @@ function entryOfCall(calls, tools, i) {
  * made from the same source event that is the same value (a `state.delta` that changed one side
  * leaves the two apart, as in the reference). Only a state delta can make the two differ, so the
  * values are compared only when `deltas` (the state's events include one). With `events` (the
- * state's events), artifact and evidence views hold their event's own metadata
+ * state's events) and no delta, artifact and evidence views hold their event's own metadata
  * (`linkRefViewMetadata`). For a freshly decoded state only. Returns `state`.
  */
 export function shareBatchViews(state, deltas, events) {
   linkMcpViews(state);
-  if (events !== undefined) linkRefViewMetadata(state, events);
+  // A state delta may copy, re-source or rewrite a view (the reference's then holds a copy or
+  // another event's record): the metadata is linked only without one.
+  if (events !== undefined && !deltas) linkRefViewMetadata(state, events);
   const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
   if (!Array.isArray(list)) return state;
   // Each source event's entries, in order (an event object given twice has two).
@@ -276,8 +278,8 @@ const REF_VIEWS = RULES.refViews;
  * A batch state's artifact (evidence) view is made from the first of its events that lists the
  * view's id in `artifactRefs` (`evidenceRefs`), and the reference's holds that event's own
  * `payload.metadata` record. The wire carries a copy; this puts the event's object in its place
- * where the two are the same value (a `state.delta` that changed it leaves the copy). For a
- * freshly decoded state only.
+ * where the two are the same value. For a freshly decoded state of events without a state delta
+ * only.
  */
 function linkRefViewMetadata(state, events) {
   if (!isObject(state) || !Array.isArray(events)) return;
@@ -303,9 +305,9 @@ function linkRefViewMetadata(state, events) {
 
 /**
  * A state projected from a session snapshot with messages holds one message part per snapshot
- * message, in order, whose `refs` is the message's own `refs` value in the reference. The wire
- * carries a copy; this puts the caller's object in its place where the two are the same value.
- * For a freshly decoded state only.
+ * message, in order, whose `refs` is the message's own `refs` value in the reference (whatever
+ * it is: the wire's copy may have lost `undefined` members). This puts the caller's value in
+ * each part. For a freshly decoded state only.
  */
 export function linkSnapshotMessageRefs(state, messages) {
   const parts = isObject(state) ? state.messages : undefined;
@@ -313,8 +315,7 @@ export function linkSnapshotMessageRefs(state, messages) {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     const message = messages[i];
-    const refs = isObject(message) ? message.refs : undefined;
-    if (isObject(part) && isObject(refs) && sameValue(refs, part.refs)) part.refs = refs;
+    if (isObject(part) && isObject(message) && hasOwn(part, "refs")) part.refs = message.refs;
   }
 }
 

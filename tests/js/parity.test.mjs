@@ -140,7 +140,15 @@ test("a batch state's artifact and evidence views hold their event's own metadat
   });
   assert.equal(edited.artifacts[0].metadata.size, 4);
   assert.equal(events[0].payload.metadata.size, 3);
-  assert.equal(edited.evidence[0].metadata, events[2].payload.metadata);
+  // With a delta the views keep copies (it may have copied or re-sourced one).
+  assert.deepStrictEqual(edited.evidence[0].metadata, events[2].payload.metadata);
+  // A delta that rewrites the read model's events leaves the tool surface the events made.
+  const readModel = { ...api.projectAgentUiState({ executionEvents: [events[0]] }).readModel, events: [], visibleEvents: [] };
+  const rewritten = api.projectAgentUiState({
+    executionEvents: [events[0], deltaEvent("d2", [{ op: "replace", path: "/readModel", value: JSON.parse(JSON.stringify(readModel)) }])],
+  });
+  assert.deepStrictEqual(rewritten.readModel.events, []);
+  assert.notEqual(rewritten.toolCalls, api.projectAgentUiToolSurface([]));
 });
 
 test("a session snapshot's message parts hold each message's own refs", () => {
@@ -155,6 +163,9 @@ test("a session snapshot's message parts hold each message's own refs", () => {
   assert.equal(state.messages[1].refs, messages[1].refs);
   assert.ok(Object.hasOwn(state.messages[2], "refs"));
   assert.equal(state.messages[2].refs, undefined);
+  // The caller's value itself, also where JSON could not carry it whole.
+  const lossy = [{ id: "m4", role: "user", content: "x", createdAt: T, refs: { a: undefined } }];
+  assert.equal(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: lossy }).messages[0].refs, lossy[0].refs);
 });
 
 test("empty tool and MCP surfaces are one shared object, in every result and state", () => {
@@ -178,6 +189,11 @@ test("empty tool and MCP surfaces are one shared object, in every result and sta
   // The projector's states as well, until an MCP call comes.
   const projector = api.createAgentUiProjector();
   assert.equal(projector.getState().toolCalls, emptyTools);
+  // An event that is no tool call leaves the surface's value as it was, not the shared object.
+  const text = projector.apply({ id: "m1", kind: "model", eventClass: "model.delta", status: "running", createdAt: T, payload: { text: "hi" } });
+  assert.deepStrictEqual(text.toolCalls, emptyTools);
+  assert.notEqual(text.toolCalls, emptyTools);
+  assert.equal(text.mcp, emptyMcp);
   for (const event of tools) {
     const state = projector.apply(event);
     assert.equal(state.mcp, emptyMcp);

@@ -20,7 +20,7 @@ import {
   applyPatch,
   linkMcpViews,
   linkMcpViewsAfterPatch,
-  linkSnapshotMessageRefs,
+  linkSnapshotMessages,
   parseWire,
   shareBatchViews,
 } from "./wire.js";
@@ -74,7 +74,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
     hasStateDelta(events),
     events,
   );
-  linkSnapshotMessageRefs(state, input.messages);
+  linkSnapshotMessages(state, input.messages);
   return shareEmptySurfaces(state, undefined, events.length === 0, what);
 }
 

@@ -305,16 +305,22 @@ function linkRefViewMetadata(state, events) {
 
 /**
  * A state projected from a session snapshot with messages holds one message part per snapshot
- * message, in order, whose `refs` is the message's own `refs` value in the reference (whatever
- * it is: the wire's copy may have lost `undefined` members). This puts the caller's value in
- * each part. For a freshly decoded state only.
+ * message, in order (the reference maps the list): where the list has a hole, so does the state
+ * (JSON carried a `null` there), and each part's `refs` is the message's own `refs` value
+ * (whatever it is: the wire's copy may have lost `undefined` members). A `null` or `undefined`
+ * message throws reading its `id`, as the reference's map does. For a freshly decoded state only.
  */
-export function linkSnapshotMessageRefs(state, messages) {
+export function linkSnapshotMessages(state, messages) {
   const parts = isObject(state) ? state.messages : undefined;
   if (!Array.isArray(messages) || !Array.isArray(parts) || parts.length !== messages.length) return;
   for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
+    if (!(i in messages)) {
+      delete parts[i];
+      continue;
+    }
     const message = messages[i];
+    if (message === null || message === undefined) void message.id;
+    const part = parts[i];
     if (isObject(part) && isObject(message) && hasOwn(part, "refs")) part.refs = message.refs;
   }
 }

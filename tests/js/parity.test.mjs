@@ -163,6 +163,15 @@ test("a session snapshot's message parts hold each message's own refs", () => {
   assert.equal(state.messages[1].refs, messages[1].refs);
   assert.ok(Object.hasOwn(state.messages[2], "refs"));
   assert.equal(state.messages[2].refs, undefined);
+  // A hole in the list stays a hole (the reference maps the list); a null message throws reading its id.
+  const holed = api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: [, messages[0]] });
+  assert.equal(holed.messages.length, 2);
+  assert.ok(!(0 in holed.messages));
+  assert.equal(holed.messages[1].refs, messages[0].refs);
+  assert.throws(() => api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: [null] }), {
+    name: "TypeError",
+    message: "Cannot read properties of null (reading 'id')",
+  });
   // The caller's value itself, also where JSON could not carry it whole.
   const lossy = [{ id: "m4", role: "user", content: "x", createdAt: T, refs: { a: undefined } }];
   assert.equal(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: lossy }).messages[0].refs, lossy[0].refs);

@@ -4,7 +4,6 @@
 // facts across and hands back the caller's own objects the events embed.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText } from "./boundary.js";
-import { hasStateDelta } from "./rules.js";
 import { decodeWire, shareBatchViews } from "./wire.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
 
@@ -100,9 +99,9 @@ export function replayAppServerFacts(input) {
   const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
   // The state refers to the returned events (`readModel.events[i].source`, ...).
   const state = shareEmptySurfaces(
-    shareBatchViews(decodeWire(out.state, out.events), hasStateDelta(out.events), out.events),
+    shareBatchViews(decodeWire(out.state, out.events), out.events),
     undefined,
-    out.events.length === 0,
+    out.events,
     "replayAppServerFacts",
   );
   return { events: out.events, state, diagnostics: out.diagnostics };

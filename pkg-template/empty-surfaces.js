@@ -6,7 +6,7 @@
 // input, when first asked (the instance may still be compiling when this file is evaluated).
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { call, putText } from "./boundary.js";
-import { parseWire, sameValue } from "./wire.js";
+import { isObject, parseWire, sameValue } from "./wire.js";
 
 const NO_EVENTS = Object.freeze([]);
 let toolText;
@@ -30,22 +30,20 @@ export function emptyMcpSurface(what) {
   return mcpSurface;
 }
 
-const isObject = (x) => x !== null && typeof x === "object";
-
 /**
  * Put the shared empty surfaces into `state` where the reference's state holds them: `toolCalls`
- * when no event was projected (`noEvents`: the read model's events before any state delta,
- * which may rewrite `readModel`), `mcp` when no tool call has an MCP view (neither surface is
- * a root a state delta may patch); in each case only where the state's own is the same value.
- * A state whose events are no longer none gets a copy of its own in place of the shared tool
- * surface (a projector's state keeps an unchanged surface from one patch to the next). `prev`:
- * the state `state` was patched from, if any; nothing is done when it is `state` itself, and
- * otherwise `state` is a new object. Returns `state`.
+ * when no event was projected (`events`, the state's events: a state delta may rewrite
+ * `readModel`), `mcp` when no tool call has an MCP view (neither surface is a root a state delta
+ * may patch); in each case only where the state's own is the same value. A state whose events
+ * are no longer none gets a copy of its own in place of the shared tool surface (a projector's
+ * state keeps an unchanged surface from one patch to the next). `prev`: the state `state` was
+ * patched from, if any; nothing is done when it is `state` itself, and otherwise `state` is a new
+ * object; an `mcp` it shares with `prev` was looked at then. Returns `state`.
  */
-export function shareEmptySurfaces(state, prev, noEvents, what) {
+export function shareEmptySurfaces(state, prev, events, what) {
   if (!isObject(state) || state === prev) return state;
   const tools = emptyToolSurface(what);
-  if (noEvents) {
+  if (events.length === 0) {
     if (state.toolCalls !== tools && sameValue(state.toolCalls, tools)) state.toolCalls = tools;
   } else if (state.toolCalls === tools) {
     state.toolCalls = parseWire(toolText, NO_EVENTS);
@@ -54,6 +52,7 @@ export function shareEmptySurfaces(state, prev, noEvents, what) {
   const mcp = emptyMcpSurface(what);
   if (
     state.mcp !== mcp &&
+    (!isObject(prev) || state.mcp !== prev.mcp) &&
     Array.isArray(calls) &&
     !calls.some((c) => isObject(c) && Boolean(c.mcp)) &&
     sameValue(state.mcp, mcp)

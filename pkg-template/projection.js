@@ -26,7 +26,6 @@ import {
 } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
-import { hasStateDelta } from "./rules.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
 
 function currentGeneration() {
@@ -44,12 +43,8 @@ export function projectAgentUiState(input, options) {
   const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  const state = shareBatchViews(
-    parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events),
-    hasStateDelta(events),
-    events,
-  );
-  return shareEmptySurfaces(state, undefined, events.length === 0, what);
+  const state = parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events);
+  return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
@@ -69,13 +64,9 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   }
   requireEventList(events, what);
   const text = jsonText(input, `${what}: input`);
-  const state = shareBatchViews(
-    parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events),
-    hasStateDelta(events),
-    events,
-  );
+  const state = parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
   linkSnapshotMessages(state, input.messages);
-  return shareEmptySurfaces(state, undefined, events.length === 0, what);
+  return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 
 export function projectAgentRuntimeReadModel(input, options) {
@@ -105,7 +96,7 @@ export function replayAgentUiFixture(fixture) {
   const events = Array.isArray(fixture.events) ? fixture.events : [];
   const text = jsonText(fixture, `${what}: fixture`);
   const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
-  shareEmptySurfaces(shareBatchViews(replay.state, hasStateDelta(events), events), undefined, events.length === 0, what);
+  shareEmptySurfaces(shareBatchViews(replay.state, events), undefined, events, what);
   return replay;
 }
 
@@ -173,7 +164,7 @@ class ProjectorCore {
         this.initialKey = key;
       } else {
         call(what, () => this.inner.assume_initial_sent());
-        this.state = shareEmptySurfaces(applyPatch(undefined, JSON.parse(text), this.events), undefined, true, what);
+        this.state = shareEmptySurfaces(applyPatch(undefined, JSON.parse(text), this.events), undefined, this.events, what);
         this.dirty = false;
       }
     }
@@ -211,7 +202,7 @@ class ProjectorCore {
       const next = applyPatch(prev, patch, this.events);
       // The MCP views are shared as the reference shares them (wire.js).
       this.state = patch.full || prev === undefined ? linkMcpViews(next) : linkMcpViewsAfterPatch(next, prev, patch);
-      shareEmptySurfaces(this.state, patch.full ? undefined : prev, this.events.length === 0, `${this.what}.getState`);
+      shareEmptySurfaces(this.state, patch.full ? undefined : prev, this.events, `${this.what}.getState`);
       this.dirty = false;
     }
     return this.state;

@@ -1,6 +1,6 @@
 // Wire decoding and structural sharing (see docs/design.md, "Values" and "Patch protocol").
 import { makers } from "./glue/templates.js";
-import { RULES } from "./rules.js";
+import { RULES, hasStateDelta } from "./rules.js";
 //
 // Rust writes plain JSON with three escapes inside strings:
 //   "\u0000u"     -> an own property / array slot holding undefined
@@ -75,7 +75,7 @@ export function decodeWire(value, events) {
   return value;
 }
 
-const isObject = (x) => x !== null && typeof x === "object";
+export const isObject = (x) => x !== null && typeof x === "object";
 
 /**
  * Whether two decoded values are the same value: identical, or arrays of the same values, or
@@ -231,15 +231,16 @@ function entryOfCall(calls, tools, i) {
  * wire carries them as separate copies; this makes each such entry the bucket's object: an entry
  * made from the same source event that is the same value (a `state.delta` that changed one side
  * leaves the two apart, as in the reference). Only a state delta can make the two differ, so the
- * values are compared only when `deltas` (the state's events include one). With `events` (the
- * state's events) and no delta, artifact and evidence views hold their event's own metadata
- * (`linkRefViewMetadata`). For a freshly decoded state only. Returns `state`.
+ * values are compared only when the state's `events` include one. Without one, artifact and
+ * evidence views hold their event's own metadata (`linkRefViewMetadata`). For a freshly decoded
+ * state only. Returns `state`.
  */
-export function shareBatchViews(state, deltas, events) {
+export function shareBatchViews(state, events) {
+  const deltas = hasStateDelta(events);
   linkMcpViews(state);
   // A state delta may copy, re-source or rewrite a view (the reference's then holds a copy or
   // another event's record): the metadata is linked only without one.
-  if (events !== undefined && !deltas) linkRefViewMetadata(state, events);
+  if (!deltas) linkRefViewMetadata(state, events);
   const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
   if (!Array.isArray(list)) return state;
   // Each source event's entries, in order (an event object given twice has two).

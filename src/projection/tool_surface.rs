@@ -195,6 +195,8 @@ struct Call {
     events: Vec<Val>,
     skill_slug: Val,
     mcp: Val,
+    /// Which of [`CALL_KEYS`] the view of the call's first event held (see [`Call::val`]).
+    first_keys: u32,
 }
 
 fn strs(v: &[String]) -> Val {
@@ -257,38 +259,91 @@ impl Call {
             .into_val())
     }
 
-    fn val(&self) -> Val {
-        let o = Obj::with_capacity(24)
-            .k("id", self.id.clone())
-            .k("toolCallId", self.id.clone())
-            .k("toolName", self.tool_name.clone())
-            .k("displayName", self.tool_name.clone())
-            .k("family", Val::str(&self.family))
-            .k("operationKind", self.operation_kind.clone())
-            .k("mcpServerId", self.mcp_server_id.clone())
-            .k("status", self.status.clone())
-            .k("phase", self.phase.clone())
-            .k("title", self.title.clone())
-            .k("detail", self.detail.clone())
-            .k("inputPreview", self.input_preview.clone())
-            .k("outputPreview", self.output_preview.clone())
-            .k("errorPreview", self.error_preview.clone())
-            .k("progress", self.progress.clone())
-            .k("total", self.total.clone())
-            .k("startedAt", self.started_at.clone())
-            .k("completedAt", self.completed_at.clone())
-            .k("artifactRefs", strs(&self.artifact_refs))
-            .k("evidenceRefs", strs(&self.evidence_refs))
-            .k("eventIds", self.event_ids_val())
-            .k("events", Val::arr(self.events.clone()))
-            .k("skillSlug", self.skill_slug.clone());
-        if self.merged {
-            o.k("mcp", self.mcp.clone()).into_val()
-        } else {
-            o.compact().c("mcp", self.mcp.clone()).into_val()
+    /// The value of [`CALL_KEYS`]`[i]`.
+    fn field(&self, i: usize) -> Val {
+        match i {
+            0 | 1 => self.id.clone(),
+            2 | 3 => self.tool_name.clone(),
+            4 => Val::str(&self.family),
+            5 => self.operation_kind.clone(),
+            6 => self.mcp_server_id.clone(),
+            7 => self.status.clone(),
+            8 => self.phase.clone(),
+            9 => self.title.clone(),
+            10 => self.detail.clone(),
+            11 => self.input_preview.clone(),
+            12 => self.output_preview.clone(),
+            13 => self.error_preview.clone(),
+            14 => self.progress.clone(),
+            15 => self.total.clone(),
+            16 => self.started_at.clone(),
+            17 => self.completed_at.clone(),
+            18 => strs(&self.artifact_refs),
+            19 => strs(&self.evidence_refs),
+            20 => self.event_ids_val(),
+            21 => Val::arr(self.events.clone()),
+            22 => self.skill_slug.clone(),
+            23 => self.mcp.clone(),
+            _ => Val::Undef,
         }
     }
+
+    /// The call's view, and (for a call of one event) which of [`CALL_KEYS`] it holds (bit `i`
+    /// for key `i`). The first event's view holds the keys whose value is defined; a later event
+    /// assigns every key (`undefined` included), so the keys the first view lacked follow the
+    /// others, in the order they are assigned (the literal's), as in the reference's object.
+    fn val(&self) -> (Val, u32) {
+        let mut o = Obj::with_capacity(CALL_KEYS.len());
+        let mut held = 0u32;
+        if !self.merged {
+            for (i, k) in CALL_KEYS.iter().enumerate() {
+                let v = self.field(i);
+                if !v.is_undef() {
+                    held |= 1 << i;
+                    o = o.k(k, v);
+                }
+            }
+            return (o.into_val(), held);
+        }
+        for first in [true, false] {
+            for (i, k) in CALL_KEYS.iter().enumerate() {
+                if (self.first_keys & (1 << i) != 0) == first {
+                    o = o.k(k, self.field(i));
+                }
+            }
+        }
+        (o.into_val(), self.first_keys)
+    }
 }
+
+/// The keys of a tool call view, in the order of the reference's object literal, with `mcp`
+/// (added to the literal's compacted copy when defined) last.
+const CALL_KEYS: [&str; 24] = [
+    "id",
+    "toolCallId",
+    "toolName",
+    "displayName",
+    "family",
+    "operationKind",
+    "mcpServerId",
+    "status",
+    "phase",
+    "title",
+    "detail",
+    "inputPreview",
+    "outputPreview",
+    "errorPreview",
+    "progress",
+    "total",
+    "startedAt",
+    "completedAt",
+    "artifactRefs",
+    "evidenceRefs",
+    "eventIds",
+    "events",
+    "skillSlug",
+    "mcp",
+];
 
 fn status_class(s: &Val) -> u8 {
     match s.as_str() {
@@ -670,6 +725,7 @@ impl ToolSurfaceAcc {
                     events: vec![ch.event_view],
                     skill_slug: ch.skill_slug,
                     mcp: Val::Undef,
+                    first_keys: 0,
                 };
                 call.mcp = call.mcp_view().unwrap_or_default();
                 let pos = self.calls.len();
@@ -741,8 +797,12 @@ impl ToolSurfaceAcc {
                 (pos, Some(old_family), Some(old_status), had_mcp)
             }
         };
-        let Some(c) = self.calls.get(pos) else { return };
-        let v = c.val();
+        let Some(c) = self.calls.get_mut(pos) else {
+            return;
+        };
+        let (v, held) = c.val();
+        c.first_keys = held;
+        let c = &*c;
         if let Some(slot) = self.items.get_mut(pos) {
             *slot = v;
         }
@@ -992,13 +1052,16 @@ fn mcp_surface(tools: Vec<Val>) -> Val {
                 .into_val()
         })
         .collect();
+    let active = ids(&|s| s == "running" || s == "pending");
+    let failed = ids(&|s| s == "failed" || s == "blocked");
+    let completed = ids(&|s| s == "completed");
     Obj::new()
         .k("hasMcp", Val::Bool(true))
         .k("servers", Val::arr(servers))
-        .k("activeToolIds", ids(&|s| s == "running" || s == "pending"))
-        .k("failedToolIds", ids(&|s| s == "failed" || s == "blocked"))
-        .k("completedToolIds", ids(&|s| s == "completed"))
         .k("tools", Val::arr(tools))
+        .k("activeToolIds", active)
+        .k("failedToolIds", failed)
+        .k("completedToolIds", completed)
         .into_val()
 }
 

@@ -1,8 +1,9 @@
 // Every call the reference's own test suites make (../shared/reference/calls/), replayed against the
-// package: same arguments, a deepStrictEqual result, or the same thrown error (class, name, message
-// and own properties). Factories replay their recorded method calls in order on the object they
-// returned. Covered: the contracts' modules (but fixtures.json: the package ships its own
-// conformance fixtures under the same ids) and every module of part 1 in surface.json.
+// package: same arguments, a deepStrictEqual result with the same key order, or the same thrown
+// error (class, name, message and own properties). Factories replay their recorded method calls in
+// order on the object they returned. Covered: the contracts' modules (but fixtures.json: the
+// package ships its own conformance fixtures under the same ids) and every module of part 1 in
+// surface.json.
 //
 // CALLS_MODULES=lifecycle,summary node --test tests/js/calls.test.mjs   replays only those modules.
 import assert from "node:assert/strict";
@@ -47,6 +48,22 @@ function assertSame(actual, expected, where) {
     return;
   }
   assert.deepStrictEqual(actual, expected, where);
+  assertKeyOrder(actual, expected, where);
+}
+
+/**
+ * Every object of `actual` lists its own keys in the order of the recorded one (deepStrictEqual
+ * does not look at order; `JSON.stringify`, `Object.keys` and a UI that iterates an object do).
+ */
+function assertKeyOrder(actual, expected, where) {
+  const stack = [[actual, expected, where]];
+  while (stack.length > 0) {
+    const [a, e, at] = stack.pop();
+    if (a === null || e === null || typeof a !== "object" || typeof e !== "object") continue;
+    const keys = Reflect.ownKeys(e);
+    assert.deepStrictEqual(Reflect.ownKeys(a), keys, `${at}: key order`);
+    for (const key of keys) stack.push([a[key], e[key], `${at}.${String(key)}`]);
+  }
 }
 
 function isPlainRecord(value) {

@@ -47,7 +47,9 @@ test("long stream: states are immutable, share unchanged subtrees, and equal the
   assert.ok(sharedTopLevel > events.length * 5, `shared top-level fields: ${sharedTopLevel}`);
   // Earlier states were never modified afterwards.
   for (const [state, text] of snapshots) assert.equal(JSON.stringify(state), text);
-  assert.deepStrictEqual(prev, api.projectAgentUiState({ executionEvents: events, sourceCount: 2 }));
+  const batch = api.projectAgentUiState({ executionEvents: events, sourceCount: 2 });
+  assert.deepStrictEqual(prev, batch);
+  assert.equal(JSON.stringify(prev), JSON.stringify(batch), "key order");
 });
 
 test("a streamed message, its turn node and a long tool call change in place: every state equals the batch of its prefix", () => {
@@ -74,7 +76,10 @@ test("a streamed message, its turn node and a long tool call change in place: ev
   let prev = deepFreeze(projector.getState());
   for (let i = 0; i < events.length; i++) {
     const next = deepFreeze(projector.apply(events[i]));
-    assert.deepStrictEqual(next, api.projectAgentUiState({ executionEvents: events.slice(0, i + 1) }), `after event ${i}`);
+    const batch = api.projectAgentUiState({ executionEvents: events.slice(0, i + 1) });
+    assert.deepStrictEqual(next, batch, `after event ${i}`);
+    // Keys in the same order too (a patch that adds a key puts it where the batch has it).
+    assert.equal(JSON.stringify(next), JSON.stringify(batch), `key order after event ${i}`);
     if (i >= 2) assert.equal(next.messages[0], prev.messages[0], `the reasoning part is shared at event ${i}`);
     prev = next;
   }

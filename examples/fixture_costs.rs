@@ -4,7 +4,8 @@
 //! instruction counts per function, which a noisy machine's timings do not.
 //!
 //! Run: `cargo run --release --example fixture_costs -- [rounds] [name]` (default 2000 rounds of
-//! every fixture; `name`: only the fixtures whose id contains it).
+//! every fixture; `name`: only the fixtures whose id contains it, or the path of a file holding a
+//! JSON array of events, e.g. a generated stream, to measure that list instead).
 
 use agent_runtime_projection::contract::json::parse_value;
 use agent_runtime_projection::projection::projector::Projector;
@@ -23,13 +24,19 @@ fn main() {
         return;
     };
     let mut lists: Vec<(String, String)> = Vec::new();
+    let from_file = only.ends_with(".json");
+    if from_file {
+        if let Ok(text) = std::fs::read_to_string(&only) {
+            lists.push((only.clone(), text));
+        }
+    }
     for entry in entries.flatten() {
         let path = entry.path();
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if !name.contains(&only) {
+        if from_file || !name.contains(&only) {
             continue;
         }
         let Ok(text) = std::fs::read_to_string(&path) else {

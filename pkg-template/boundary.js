@@ -148,13 +148,19 @@ export function requireEventList(events, what) {
   return events;
 }
 
-/** `{executionEvents, sourceCount}` of a projection input (an omitted input is empty). */
-export function projectionInput(input, what) {
+/**
+ * `{events, sourceCount}` of a projection input, read as the reference reads it
+ * (`input?.executionEvents ?? []`): an input that is not an object (an array, a number, a
+ * string) holds no events. `iterable`: the function's reference walks the events with
+ * `for...of` (read models, projectors), so any iterable (a Set, a string) is taken as the array
+ * of its items, read once; elsewhere they must be an array.
+ */
+export function projectionInput(input, what, iterable = false) {
   if (input === undefined || input === null) return { events: [], sourceCount: undefined };
-  if (typeof input !== "object" || Array.isArray(input)) {
-    throw new TypeError(`${what}: input must be an object {executionEvents, sourceCount}, got ${describe(input)}.`);
+  let events = input.executionEvents ?? [];
+  if (iterable && !Array.isArray(events) && typeof Object(events)[Symbol.iterator] === "function") {
+    events = Array.from(events);
   }
-  const events = input.executionEvents ?? [];
   requireEventList(events, what);
   return { events, sourceCount: sourceCountOf(input.sourceCount) };
 }

@@ -49,21 +49,26 @@ export function projectAgentUiState(input, options) {
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */
 export function project(input, options) {
-  return projectAgentUiState(Array.isArray(input) ? { executionEvents: input } : input, options);
+  if (Array.isArray(input)) return projectAgentUiState({ executionEvents: input }, options);
+  // This one is the package's own: a value that is neither is a mistake, not an empty input.
+  if (input !== undefined && input !== null && typeof input !== "object") {
+    throw new TypeError(`project: input must be an array of events or an object {executionEvents, sourceCount}, got ${describe(input)}.`);
+  }
+  return projectAgentUiState(input, options);
 }
 
 export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const what = "projectAgentUiStateFromSessionSnapshot";
-  if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw new TypeError(`${what}: input must be an object, got ${describe(input)}.`);
-  }
+  // Read as the reference reads it: `null` throws V8's own TypeError here, and an input that is
+  // not an object (a number, a string, an array) holds nothing.
   let events = input.executionEvents;
   if (events === undefined || events === null) {
     const projections = input.readModel && input.readModel.events;
     events = Array.isArray(projections) ? projections.map((p) => p && p.source) : [];
   }
   requireEventList(events, what);
-  const text = jsonText(input, `${what}: input`);
+  const record = typeof input === "object" && !Array.isArray(input);
+  const text = record ? jsonText(input, `${what}: input`) : "{}";
   const state = parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
   linkSnapshotMessages(state, input.messages);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
@@ -73,7 +78,7 @@ export function projectAgentRuntimeReadModel(input, options) {
   const what = "projectAgentRuntimeReadModel";
   const redact = redactOption(input, options, what);
   const strict = strictOption(input, options);
-  const given = projectionInput(input, what);
+  const given = projectionInput(input, what, true);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
   return parseWire(
     callWithText(what, text, (len) => wasm.project_read_model(len, given.sourceCount, strict)),
@@ -93,7 +98,13 @@ export function replayAgentUiFixture(fixture) {
   if (fixture === null || typeof fixture !== "object" || Array.isArray(fixture)) {
     throw new TypeError(`${what}: fixture must be an object, got ${describe(fixture)}.`);
   }
-  const events = Array.isArray(fixture.events) ? fixture.events : [];
+  const events = fixture.events;
+  // The reference walks the events with for...of first: V8's own TypeError where they are not
+  // iterable; past that, a list that is not an array fails on its array methods.
+  if (events === undefined || events === null || typeof Object(events)[Symbol.iterator] !== "function") {
+    throw new TypeError("events is not iterable");
+  }
+  requireEventList(events, what);
   const text = jsonText(fixture, `${what}: fixture`);
   const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
   shareEmptySurfaces(shareBatchViews(replay.state, events), undefined, events, what);
@@ -144,7 +155,7 @@ class ProjectorCore {
     this.what = what;
     this.redact = redactOption(input, options, what);
     const strict = strictOption(input, options);
-    const { events, sourceCount } = projectionInput(input, what);
+    const { events, sourceCount } = projectionInput(input, what, true);
     this.inner = call(what, () => new wasm.WasmProjector(sourceCount, strict));
     this.generation = track(this.inner);
     this.freed = false;
@@ -156,7 +167,7 @@ class ProjectorCore {
     // Where to keep the first patch (`initialTexts`) while it is the initial state's.
     this.initialKey = undefined;
     if (events.length > 0) {
-      this.hydrate(input);
+      this.hydrateWith(events, sourceCount, this.redact, what);
     } else {
       const key = initialKey(sourceCount);
       const text = initialTexts.get(key);
@@ -253,12 +264,13 @@ class ProjectorCore {
   hydrate(input) {
     const what = `${this.what}.hydrate`;
     this.check(what);
-    const { events, sourceCount } = projectionInput(input, what);
-    const { events: given, text } = eventsText(
-      events,
-      this.redact || redactOption(input, undefined, what),
-      `${what}: executionEvents`,
-    );
+    const { events, sourceCount } = projectionInput(input, what, true);
+    this.hydrateWith(events, sourceCount, this.redact || redactOption(input, undefined, what), what);
+  }
+
+  /** Start again from `events` (an array) and `sourceCount`, as `hydrate` does. */
+  hydrateWith(events, sourceCount, redact, what) {
+    const { events: given, text } = eventsText(events, redact, `${what}: executionEvents`);
     const flags = call(what, () => this.inner.hydrate(putText(text), sourceCount));
     this.events = [];
     this.keep(given, flags);

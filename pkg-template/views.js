@@ -11,10 +11,10 @@ import {
   call,
   describe,
   jsonText,
-  projectionInput,
   putText,
   requireEvent,
   requireEventList,
+  sourceCountOf,
 } from "./boundary.js";
 import { WireRef, applyPatch, encodeWire, parseWire, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
@@ -437,7 +437,9 @@ let statusScanGeneration = -1;
  */
 export function runtimeStatusForEvents(events) {
   const what = "runtimeStatusForEvents";
-  if (!Array.isArray(events)) throw new TypeError(`${what}: events must be an array, got ${describe(events)}.`);
+  // Read as the reference reads it: `events.length` (a nullish list throws V8's own TypeError),
+  // then the events by index from the last; a value without a length has none.
+  const count = events.length;
   if (statusScanGeneration !== core.generation) {
     statusScan = call(what, () => new wasm.WasmRuntimeStatusScan());
     statusScanGeneration = track(statusScan);
@@ -446,12 +448,12 @@ export function runtimeStatusForEvents(events) {
   call(what, () => scan.reset());
   let status = -1;
   // Only the events read are checked (the scan usually stops at the last one).
-  for (let i = events.length - 1; i >= 0 && status < 0; i--) {
+  for (let i = count - 1; i >= 0 && status < 0; i--) {
     const event = events[i];
     requireEvent(event, `${what}: events[${i}]`);
     status = call(what, () => scan.step(text(event.id), text(event.eventClass), text(event.status), text(event.actionId)));
   }
-  return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], events[events.length - 1]);
+  return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], count ? events[count - 1] : undefined);
 }
 
 /** Whether a read-model projection is on the tool surface (TOOL_PROJECTION). */
@@ -478,10 +480,12 @@ function toolFacts(projection) {
 
 export function projectAgentUiToolSurface(projections) {
   const what = "projectAgentUiToolSurface";
+  // As the reference reads it: no length (a number, a record) is no projections; a nullish list
+  // throws V8's own TypeError reading its length.
+  if (!projections.length) return emptyToolSurface(what);
   if (!Array.isArray(projections)) {
     throw new TypeError(`${what}: projections must be an array, got ${describe(projections)}.`);
   }
-  if (projections.length === 0) return emptyToolSurface(what);
   // Only the tool projections cross, each with only the members the surface reads; the others
   // keep their place (a call's fallback id is its projection's index).
   const tools = projections.map((projection) => (isToolProjection(projection) ? toolFacts(projection) : null));
@@ -501,10 +505,10 @@ export function projectAgentUiMcpSurface(toolSurface) {
 
 export function buildAgentUiCollaborationPayloadMetadata(input) {
   const what = "buildAgentUiCollaborationPayloadMetadata";
-  if (input === null || typeof input !== "object") {
-    throw new TypeError(`${what}: input must be an object, got ${describe(input)}.`);
-  }
-  const text = jsonText(input, `${what}: input`);
+  // Read as the reference reads it: a nullish input throws V8's own TypeError reading its
+  // payload; any other value that is not an object has none of the members.
+  void input.payload;
+  const text = typeof input === "object" ? jsonText(input, `${what}: input`) : "{}";
   return parseWire(call(what, () => wasm.collaboration_metadata_json(putText(text))), NO_EVENTS);
 }
 
@@ -715,8 +719,14 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
 
 export function projectCodingWorkbenchViewFromEvents(input) {
   const what = "projectCodingWorkbenchViewFromEvents";
-  const { events, sourceCount } = projectionInput(input, what);
-  const text = jsonText(input ?? {}, `${what}: input`);
+  // As the reference reads it: execution events when `input?.executionEvents?.length` is truthy
+  // (then they must be an array), else the thread items; an input that is not an object holds
+  // neither.
+  const record = input !== null && typeof input === "object" && !Array.isArray(input);
+  const given = record ? input.executionEvents : undefined;
+  const events = given?.length ? requireEventList(given, what) : [];
+  const sourceCount = record ? sourceCountOf(input.sourceCount) : undefined;
+  const text = record ? jsonText(input, `${what}: input`) : "{}";
   return parseWire(
     call(what, () => wasm.coding_view_from_events_json(putText(text), sourceCount)),
     events,

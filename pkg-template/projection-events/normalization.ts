@@ -19,11 +19,20 @@ export function truncateText(value: string | null | undefined, limit = PREVIEW_L
   return text.length <= limit ? text : `${text.slice(0, limit).trim()}...`;
 }
 
+/**
+ * A list as the reference reads one it maps (`(values ?? []).map(...)`): an array as it is,
+ * `null` and `undefined` as none, anything else through its own `map` (V8's own TypeError where
+ * it has none: a string, a number, a Set).
+ */
+function mappedList<T>(values: unknown): readonly T[] {
+  if (Array.isArray(values)) return values;
+  return ((values ?? []) as T[]).map((value) => value);
+}
+
 /** Each value through `truncateText`, empty ones dropped, first occurrences kept; `undefined` when none is left. */
 export function truncateStringList(values: string[] | undefined, limit = PREVIEW_LIMIT): string[] | undefined {
-  if (!values) return undefined;
   const kept = new Set<string>();
-  for (const value of values) {
+  for (const value of mappedList<string>(values)) {
     const text = truncateText(value, limit);
     if (text) kept.add(text);
   }
@@ -105,7 +114,7 @@ export function readNumberField(record: Loose | undefined, keys: string[]): numb
 /** Ids trimmed, empty ones dropped, first occurrences kept. */
 export function normalizeProjectionIdList(values: Array<string | null | undefined> | undefined): string[] {
   const kept = new Set<string>();
-  for (const value of values ?? []) {
+  for (const value of mappedList<string | null | undefined>(values)) {
     const id = value?.trim() ?? "";
     if (id) kept.add(id);
   }

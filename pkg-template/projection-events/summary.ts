@@ -226,6 +226,9 @@ const DEFAULT_LATEST_PER_SURFACE = 3;
  */
 export function summarizeAgentUiProjectionEvents(events: AgentUiProjectionEvent[]): AgentUiProjectionSummary {
   if (events.length === 0) return EMPTY_AGENT_UI_PROJECTION_SUMMARY;
+  // The reference's first reads of a list that is not an array, with V8's own TypeErrors (a
+  // number has no `slice`, a string no `reverse`).
+  if (!Array.isArray(events)) (events as AgentUiProjectionEvent[]).slice().reverse().filter(() => false);
   const summary: AgentUiProjectionSummary = {
     total: events.length,
     actionCount: 0,
@@ -281,6 +284,7 @@ function newestFirst<T>(list: readonly T[], limit: number): T[] {
  * `EMPTY_AGENT_UI_SUBAGENTS_PROJECTION_SUMMARY` itself. Array holes are skipped.
  */
 export function summarizeAgentUiSubagentsProjectionEvents(events: AgentUiProjectionEvent[]): AgentUiSubagentsProjectionSummary {
+  requireFilter(events);
   const subagentEvents: AgentUiProjectionEvent[] = [];
   const counts = new Map<keyof AgentUiSubagentsProjectionSummary, number>();
   for (let index = 0; index < events.length; index += 1) {
@@ -311,6 +315,14 @@ export function summarizeAgentUiSubagentsProjectionEvents(events: AgentUiProject
 }
 
 /** `fn(event)` for each present item of `events`, in order (array holes are skipped). */
+/**
+ * Throws V8's own TypeError where the reference calls `events.filter` and there is none (a
+ * number, a plain object, a string).
+ */
+function requireFilter(events: AgentUiProjectionEvent[]): void {
+  if (typeof events.filter !== "function") throw new TypeError("events.filter is not a function");
+}
+
 function forEachPresent(events: AgentUiProjectionEvent[], fn: (event: AgentUiProjectionEvent) => void): void {
   for (let index = 0; index < events.length; index += 1) {
     const event = events[index];
@@ -349,6 +361,7 @@ export function summarizeAgentUiSubagentsSurfaceLanes(events: AgentUiProjectionE
     matches: [] as AgentUiProjectionEvent[],
   }));
   if (lanes.length > 0) {
+    requireFilter(events);
     forEachPresent(events, (event) => {
       const surface = event.surface;
       if (!surface) return;
@@ -377,7 +390,10 @@ export function summarizeAgentUiSubagentsSurfaces(
   const keep = Number.isNaN(latestLimit) ? 0 : Math.floor(latestLimit);
   const perSurface = new Map<unknown, AgentUiProjectionEvent[]>();
   for (const definition of AGENT_UI_SUBAGENTS_SURFACE_DEFINITIONS) perSurface.set(definition.surface, []);
-  if (perSurface.size > 0) forEachPresent(events, (event) => perSurface.get(event.surface)?.push(event));
+  if (perSurface.size > 0) {
+    requireFilter(events);
+    forEachPresent(events, (event) => perSurface.get(event.surface)?.push(event));
+  }
   const out: AgentUiSubagentsSurfaceSummary[] = [];
   for (const definition of AGENT_UI_SUBAGENTS_SURFACE_DEFINITIONS) {
     const matches = perSurface.get(definition.surface) ?? [];

@@ -215,6 +215,66 @@ test("empty tool and MCP surfaces are one shared object, in every result and sta
   assert.notEqual(api.projectAgentUiState({ executionEvents: mcpEvents }).mcp, emptyMcp);
 });
 
+test("projection inputs are read as the reference reads them: input?.executionEvents ?? []", () => {
+  const events = api.agentUiConformanceFixtures.find((f) => f.id === "tool-success").events;
+  const state = (input) => api.projectAgentUiState(input);
+  const readModel = (input) => api.projectAgentRuntimeReadModel(input);
+  const projector = (input) => api.createAgentUiProjector(input).getState();
+  const coding = (input) => api.projectCodingWorkbenchViewFromEvents(input);
+  const snapshot = (input) => api.projectAgentUiStateFromSessionSnapshot(input);
+  // An input that is not an object has no executionEvents: the projection of no events.
+  for (const fn of [state, readModel, projector, coding, snapshot]) {
+    const empty = fn({});
+    for (const odd of [events, [], 5, "events", true, () => events]) {
+      assert.deepStrictEqual(fn(odd), empty, `${fn.name}(${typeof odd})`);
+    }
+  }
+  // Read models and projectors walk the events with for...of: any iterable list is one.
+  assert.deepStrictEqual(readModel({ executionEvents: new Set(events) }), readModel({ executionEvents: events }));
+  assert.deepStrictEqual(projector({ executionEvents: new Set(events) }), projector({ executionEvents: events }));
+  const hydrated = api.createAgentUiProjector();
+  hydrated.hydrate({ executionEvents: (function* () { yield* events; })() });
+  assert.deepStrictEqual(hydrated.getState(), state({ executionEvents: events }));
+  assert.deepStrictEqual(projector({ executionEvents: "" }), projector({}));
+  // The coding view takes the thread items when executionEvents has no length.
+  for (const odd of [{}, 5, ""]) assert.deepStrictEqual(coding({ executionEvents: odd }), coding({}));
+  // A null snapshot input throws V8's own TypeError reading it.
+  assert.throws(() => snapshot(null), { name: "TypeError", message: "Cannot read properties of null (reading 'executionEvents')" });
+});
+
+test("arguments of the wrong type behave as in the reference: its result, or its own TypeError", () => {
+  const typeError = (message) => ({ name: "TypeError", message });
+  // A value without a length is no events (the reference reads `length` and indexes).
+  for (const odd of [5, {}, true]) {
+    assert.deepStrictEqual(api.runtimeStatusForEvents(odd), api.runtimeStatusForEvents([]));
+    assert.equal(api.projectAgentUiToolSurface(odd), api.projectAgentUiToolSurface([]));
+  }
+  assert.throws(() => api.runtimeStatusForEvents(undefined), typeError("Cannot read properties of undefined (reading 'length')"));
+  assert.throws(() => api.projectAgentUiToolSurface(null), typeError("Cannot read properties of null (reading 'length')"));
+  // The collaboration metadata of a value that is not an object reads none of its members.
+  const none = api.buildAgentUiCollaborationPayloadMetadata({});
+  for (const odd of [5, "x", true]) assert.deepStrictEqual(api.buildAgentUiCollaborationPayloadMetadata(odd), none);
+  assert.throws(() => api.buildAgentUiCollaborationPayloadMetadata(null), typeError("Cannot read properties of null (reading 'payload')"));
+  // Lists the reference maps or filters: V8's TypeError where the value has no such method.
+  for (const fn of [api.truncateStringList, api.normalizeProjectionIdList]) {
+    assert.throws(() => fn("ids"), typeError("(values ?? []).map is not a function"));
+    assert.throws(() => fn(new Set(["a"])), typeError("(values ?? []).map is not a function"));
+  }
+  assert.equal(api.truncateStringList(undefined), undefined);
+  assert.deepStrictEqual(api.normalizeProjectionIdList(null), []);
+  for (const odd of [5, {}, true]) {
+    assert.throws(() => api.summarizeAgentUiProjectionEvents(odd), typeError("events.slice is not a function"));
+    for (const fn of [api.summarizeAgentUiSubagentsProjectionEvents, api.summarizeAgentUiSubagentsSurfaceLanes, api.summarizeAgentUiSubagentsSurfaces]) {
+      assert.throws(() => fn(odd), typeError("events.filter is not a function"));
+    }
+  }
+  assert.throws(() => api.summarizeAgentUiProjectionEvents("ab"), typeError("events.slice(...).reverse is not a function"));
+  // A fixture whose events are not iterable.
+  for (const events of [undefined, null, 5, {}]) {
+    assert.throws(() => api.replayAgentUiFixture({ id: "f", events }), typeError("events is not iterable"));
+  }
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -2,8 +2,9 @@
 // standard fixtures and generated streams with random fields of random events set to values of
 // the wrong type (numbers, booleans, null, objects, arrays, strings where lists are expected),
 // deleted, or ids made missing, empty or numeric. For each stream, the package's
-// `projectAgentUiState` must equal the reference's, or both must throw (ours a TypeError naming
-// an event); the lean projector fed one event at a time must end in the same state.
+// `projectAgentUiState` must equal the reference's (key order included), or both must throw
+// (ours a TypeError naming an event); the lean projector fed one event at a time must end in the
+// same state.
 //
 //   LIME_REFERENCE_DIR=/work/ref/lime node scripts/odd-diff.mjs [streams=2000] [seed=1]
 //
@@ -92,6 +93,14 @@ const failures = new Map();
 let agreeThrow = 0;
 let agreeState = 0;
 let skipped = 0;
+/** Every object of `actual` lists its own keys in the order of the reference's. */
+function assertKeyOrder(actual, expected, at = "state") {
+  if (actual === null || expected === null || typeof actual !== "object" || typeof expected !== "object") return;
+  const keys = Reflect.ownKeys(expected);
+  assert.deepStrictEqual(Reflect.ownKeys(actual), keys, `key order at ${at}`);
+  for (const key of keys) assertKeyOrder(actual[key], expected[key], `${at}.${String(key)}`);
+}
+
 for (let c = 0; c < count; c++) {
   const { events, edits } = mutate(pick(sources));
   if (duplicates(events)) {
@@ -112,9 +121,11 @@ for (let c = 0; c < count; c++) {
   } else {
     try {
       assert.deepStrictEqual(b.value, a.value);
+      assertKeyOrder(b.value, a.value);
       const lean = ours.createProjector();
       for (const e of events) lean.apply(e);
       assert.deepStrictEqual(lean.getState(), a.value);
+      assertKeyOrder(lean.getState(), a.value);
       agreeState++;
     } catch (error) {
       problem = `state differs: ${String(error.message).split("\n").slice(0, 12).join(" | ").slice(0, 500)}`;

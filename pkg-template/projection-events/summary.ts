@@ -314,7 +314,6 @@ export function summarizeAgentUiSubagentsProjectionEvents(events: AgentUiProject
   };
 }
 
-/** `fn(event)` for each present item of `events`, in order (array holes are skipped). */
 /**
  * Throws V8's own TypeError where the reference calls `events.filter` and there is none (a
  * number, a plain object, a string).
@@ -323,6 +322,7 @@ function requireFilter(events: AgentUiProjectionEvent[]): void {
   if (typeof events.filter !== "function") throw new TypeError("events.filter is not a function");
 }
 
+/** `fn(event)` for each present item of `events`, in order (array holes are skipped). */
 function forEachPresent(events: AgentUiProjectionEvent[], fn: (event: AgentUiProjectionEvent) => void): void {
   for (let index = 0; index < events.length; index += 1) {
     const event = events[index];

@@ -1335,8 +1335,13 @@ pub fn project_coding_workbench_view_from_events(
     let rm = input.get("codingReadModel");
     if let Some(Value::Array(events)) = input.get("executionEvents") {
         if !events.is_empty() {
-            let state = crate::projection::projector::project(events, source_count)
-                .map_err(|err| format!("execution{err}"))?;
+            let state = crate::projection::projector::project(events, source_count).map_err(
+                |err| match err.message.strip_prefix("events") {
+                    // The projection names the event `events[i]`; here the list is the input's.
+                    Some(rest) => format!("executionEvents{rest}"),
+                    None => err.message,
+                },
+            )?;
             return Ok(project_coding_workbench_view(&state, rm, events));
         }
     }

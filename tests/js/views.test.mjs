@@ -401,3 +401,15 @@ test("views: undefined members survive a state delta", () => {
   assert.equal(next.runtime.latestEventId, "x");
   assert.equal(next.messages, state.messages);
 });
+
+test("the coding view names an event it cannot project by its place in executionEvents", () => {
+  const [event] = api.agentUiConformanceFixtures.find((f) => f.id === "tool-success").events;
+  assert.throws(
+    () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: [event, 5] }),
+    { name: "TypeError", message: "projectCodingWorkbenchViewFromEvents: executionEvents[1]: Runtime event must be an object." },
+  );
+  assert.throws(
+    () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: [{ ...event, status: 5 }] }),
+    (error) => error instanceof TypeError && error.message.startsWith(`projectCodingWorkbenchViewFromEvents: executionEvents[0] (id "${event.id}"): `),
+  );
+});

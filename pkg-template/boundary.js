@@ -165,6 +165,15 @@ export function projectionInput(input, what, iterable = false) {
   return { events, sourceCount: sourceCountOf(input.sourceCount) };
 }
 
+/**
+ * What the module reads of an argument it takes as a record: a plain object as it is; anything
+ * else (an array, a function, a primitive) as a record of its own enumerable members, which are
+ * what the reference's property reads find on it.
+ */
+export function asRecord(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : Object.assign({}, value);
+}
+
 export function sourceCountOf(value) {
   return typeof value === "number" ? value : undefined;
 }

@@ -3,6 +3,7 @@
 // generator.js).
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
+  asRecord,
   call,
   callWithText,
   describe,
@@ -59,16 +60,15 @@ export function project(input, options) {
 
 export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const what = "projectAgentUiStateFromSessionSnapshot";
-  // Read as the reference reads it: `null` throws V8's own TypeError here, and an input that is
-  // not an object (a number, a string, an array) holds nothing.
+  // Read as the reference reads it: `null` throws V8's own TypeError here, and of an input that
+  // is not an object (a number, an array, a function) its members are read.
   let events = input.executionEvents;
   if (events === undefined || events === null) {
     const projections = input.readModel && input.readModel.events;
     events = Array.isArray(projections) ? projections.map((p) => p && p.source) : [];
   }
   requireEventList(events, what);
-  const record = typeof input === "object" && !Array.isArray(input);
-  const text = record ? jsonText(input, `${what}: input`) : "{}";
+  const text = jsonText(asRecord(input), `${what}: input`);
   const state = parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
   linkSnapshotMessages(state, input.messages);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);

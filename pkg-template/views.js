@@ -8,6 +8,7 @@
 // Rust projection itself uses (src/projection/view_rules.rs), read from the module once.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
+  asRecord,
   call,
   describe,
   jsonText,
@@ -506,9 +507,9 @@ export function projectAgentUiMcpSurface(toolSurface) {
 export function buildAgentUiCollaborationPayloadMetadata(input) {
   const what = "buildAgentUiCollaborationPayloadMetadata";
   // Read as the reference reads it: a nullish input throws V8's own TypeError reading its
-  // payload; any other value that is not an object has none of the members.
+  // payload; of any other value its members are read.
   void input.payload;
-  const text = typeof input === "object" ? jsonText(input, `${what}: input`) : "{}";
+  const text = jsonText(asRecord(input), `${what}: input`);
   return parseWire(call(what, () => wasm.collaboration_metadata_json(putText(text))), NO_EVENTS);
 }
 
@@ -720,13 +721,12 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
 export function projectCodingWorkbenchViewFromEvents(input) {
   const what = "projectCodingWorkbenchViewFromEvents";
   // As the reference reads it: execution events when `input?.executionEvents?.length` is truthy
-  // (then they must be an array), else the thread items; an input that is not an object holds
-  // neither.
-  const record = input !== null && typeof input === "object" && !Array.isArray(input);
-  const given = record ? input.executionEvents : undefined;
+  // (then they must be an array), else the thread items; the module gets the events it is to
+  // read (none in the second case, whatever the member holds).
+  const given = input === undefined || input === null ? undefined : input.executionEvents;
   const events = given?.length ? requireEventList(given, what) : [];
-  const sourceCount = record ? sourceCountOf(input.sourceCount) : undefined;
-  const text = record ? jsonText(input, `${what}: input`) : "{}";
+  const sourceCount = input === undefined || input === null ? undefined : sourceCountOf(input.sourceCount);
+  const text = jsonText({ ...asRecord(input), executionEvents: events }, `${what}: input`);
   return parseWire(
     call(what, () => wasm.coding_view_from_events_json(putText(text), sourceCount)),
     events,

@@ -236,8 +236,17 @@ test("projection inputs are read as the reference reads them: input?.executionEv
   hydrated.hydrate({ executionEvents: (function* () { yield* events; })() });
   assert.deepStrictEqual(hydrated.getState(), state({ executionEvents: events }));
   assert.deepStrictEqual(projector({ executionEvents: "" }), projector({}));
-  // The coding view takes the thread items when executionEvents has no length.
-  for (const odd of [{}, 5, ""]) assert.deepStrictEqual(coding({ executionEvents: odd }), coding({}));
+  // Of a function or an array, the members are read as of an object.
+  for (const fn of [snapshot, coding]) {
+    const viaObject = fn({ executionEvents: events });
+    assert.deepStrictEqual(fn(Object.assign(() => {}, { executionEvents: events })), viaObject, fn.name);
+    assert.deepStrictEqual(fn(Object.assign([], { executionEvents: events })), viaObject, fn.name);
+  }
+  const members = { styleLevel: "L3", surface: "chat" };
+  const collaboration = api.buildAgentUiCollaborationPayloadMetadata(members);
+  assert.deepStrictEqual(api.buildAgentUiCollaborationPayloadMetadata(Object.assign(() => {}, members)), collaboration);
+  // The coding view takes the thread items when executionEvents has no length, whatever it holds.
+  for (const odd of [{}, 5, "", 10n]) assert.deepStrictEqual(coding({ executionEvents: odd }), coding({}));
   // A null snapshot input throws V8's own TypeError reading it.
   assert.throws(() => snapshot(null), { name: "TypeError", message: "Cannot read properties of null (reading 'executionEvents')" });
 });

@@ -336,6 +336,25 @@ export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
   };
 }
 
+/**
+ * The kind of a value the status scan calls a string method on, as the module takes it: 0 for a
+ * string or nothing (and what JSON drops: a function, a symbol), 1 a number, 2 a boolean, 3 an
+ * object, 4 an array.
+ */
+function oddKind(value) {
+  if (value === undefined || value === null) return 0;
+  switch (typeof value) {
+    case "number":
+      return 1;
+    case "boolean":
+      return 2;
+    case "object":
+      return Array.isArray(value) ? 4 : 3;
+    default:
+      return 0;
+  }
+}
+
 /** A string field, or undefined (what the Rust side takes for each of the fields it reads). */
 function text(value) {
   return typeof value === "string" ? value : undefined;
@@ -452,7 +471,10 @@ export function runtimeStatusForEvents(events) {
   for (let i = count - 1; i >= 0 && status < 0; i--) {
     const event = events[i];
     requireEvent(event, `${what}: events[${i}]`);
-    status = call(what, () => scan.step(text(event.id), text(event.eventClass), text(event.status), text(event.actionId)));
+    const { id, eventClass, status: given, actionId } = event;
+    status = call(what, () =>
+      scan.step(text(id), text(eventClass), text(given), text(actionId), i, oddKind(given), oddKind(eventClass)),
+    );
   }
   return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], count ? events[count - 1] : undefined);
 }

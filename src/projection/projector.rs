@@ -92,7 +92,7 @@ struct Prepared2 {
 
 /// Where an event given to a call is.
 #[derive(Clone, Copy)]
-enum Named {
+pub(crate) enum Named {
     /// Element `i` of a list.
     Listed(usize),
     /// Applied alone, to become accepted event `ext`.
@@ -102,7 +102,7 @@ enum Named {
 /// How error messages name an event given to a call: `events[i]` in a list, `event <ext>`
 /// applied alone; with its `id` when that is a string (kept apart from the event, which is
 /// moved on, so the name is only formatted when an error needs it).
-fn name_with_id(id: Option<&str>, at: Named) -> String {
+pub(crate) fn name_with_id(id: Option<&str>, at: Named) -> String {
     let id = id
         .map(|i| format!(" (id {})", json_quote(i)))
         .unwrap_or_default();

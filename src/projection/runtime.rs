@@ -263,11 +263,20 @@ fn latest_fields(ev: Ev<'_>) -> Latest {
     RUNTIME_VIEW_FIELDS.map(|(_, field)| ev_val(ev, field))
 }
 
-/// `runtimeStatusForEvents(events)`: the batch algorithm (spec §3.3.1).
-pub fn runtime_status_for_events(events: &[serde_json::Value]) -> Val {
+/// `runtimeStatusForEvents(events)`: the batch algorithm (spec §3.3.1). `Err` names the event
+/// the reference throws on (its position in `events`) and why.
+pub fn runtime_status_for_events(events: &[serde_json::Value]) -> Result<Val, (usize, Odd)> {
     let mut scan = RuntimeStatusScan::default();
-    scan.feed(events.iter().rev().map(Ev::of), true)
-        .unwrap_or_else(|| scan.view(RUNTIME_IDLE))
+    for (i, e) in events.iter().enumerate().rev() {
+        let at_start = i == 0;
+        if let Some(view) = scan
+            .feed(std::iter::once(Ev::of(e)), at_start)
+            .map_err(|odd| (i, odd))?
+        {
+            return Ok(view);
+        }
+    }
+    Ok(scan.view(RUNTIME_IDLE))
 }
 
 /// The batch algorithm (spec §3.3.1) as the reference runs it: from the last event backwards,
@@ -288,26 +297,36 @@ impl RuntimeStatusScan {
         &mut self,
         events: impl Iterator<Item = Ev<'a>>,
         at_start: bool,
-    ) -> Option<Val> {
+    ) -> Result<Option<Val>, Odd> {
         for ev in events {
             if self.latest.is_none() {
                 self.latest = Some(latest_fields(ev));
             }
-            if let Some(status) = self.step(&StatusFacts::of(ev)) {
-                return Some(self.view(status));
+            if let Some(status) = self.step(&StatusFacts::of(ev), || scan_throws(ev).err())? {
+                return Ok(Some(self.view(status)));
             }
         }
-        at_start.then(|| self.view(RUNTIME_IDLE))
+        Ok(at_start.then(|| self.view(RUNTIME_IDLE)))
     }
 
     /// One step back: the event before those seen so far. `Some(status)` when it decides.
-    pub fn step(&mut self, f: &StatusFacts<'_>) -> Option<&'static str> {
+    /// `odd` tells why the reference throws on the event (a `status` or an `eventClass` it
+    /// lower-cases that is not a string): it does on reaching it, unless the event only resolves
+    /// an action (read before any string method).
+    pub fn step(
+        &mut self,
+        f: &StatusFacts<'_>,
+        odd: impl FnOnce() -> Option<Odd>,
+    ) -> Result<Option<&'static str>, Odd> {
         if let (true, Some(a)) = (is_action_terminal(f.cls), f.action_id) {
             self.resolved.insert(a.to_string());
-            return None;
+            return Ok(None);
+        }
+        if let Some(odd) = odd() {
+            return Err(odd);
         }
         let resolved = f.action_id.is_some_and(|a| self.resolved.contains(a));
-        step_status(f, resolved)
+        Ok(step_status(f, resolved))
     }
 
     /// Forget the events seen.

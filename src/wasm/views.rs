@@ -14,10 +14,11 @@ use wasm_bindgen::prelude::*;
 
 use super::api::parse;
 use super::input::with_input;
-use crate::contract::event::{check_carryable, Ev};
+use crate::contract::event::{check_carryable, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::{diff_patch, Patch};
+use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::ReadModelAccumulator;
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusFacts};
 use crate::projection::state_delta::WholeStatePass;
@@ -172,16 +173,23 @@ impl WasmRuntimeStatusScan {
         self.inner.reset();
     }
 
-    /// The event before those fed so far, by its `id`, `eventClass`, `status` and `actionId`
-    /// (each `undefined` unless a string): the status once it decides it (its position in
-    /// `view_rules::RUNTIME_STATUSES`), else -1.
+    /// The event before those fed so far (`events[at]`), by its `id`, `eventClass`, `status` and
+    /// `actionId` (each `undefined` unless a string) and the kinds of its `status` and
+    /// `eventClass` when they are values the reference's scan calls a string method on
+    /// ([`odd_kind`]; 0 for a string or nothing): the status once it decides it (its position in
+    /// `view_rules::RUNTIME_STATUSES`), else -1. Throws where the reference throws on reaching
+    /// the event.
+    #[allow(clippy::too_many_arguments)]
     pub fn step(
         &mut self,
         id: Option<String>,
         event_class: Option<String>,
         status: Option<String>,
         action_id: Option<String>,
-    ) -> i32 {
+        at: u32,
+        status_kind: u8,
+        class_kind: u8,
+    ) -> Result<i32, JsError> {
         let facts = StatusFacts {
             id: id.as_deref(),
             cls: event_class.as_deref().unwrap_or(""),
@@ -189,11 +197,32 @@ impl WasmRuntimeStatusScan {
             action_id: action_id.as_deref().filter(|s| !s.is_empty()),
             resolved_from: None,
         };
-        self.inner
-            .step(&facts)
-            .map_or(-1, |s| i32::from(view_rules::runtime_status_code(s)))
+        let odd = || odd_kind("status", status_kind).or_else(|| odd_kind("eventClass", class_kind));
+        match self.inner.step(&facts, odd) {
+            Ok(step) => Ok(step.map_or(-1, |s| i32::from(view_rules::runtime_status_code(s)))),
+            Err(odd) => Err(JsError::new(&format!(
+                "{}{odd}",
+                name_with_id(id.as_deref(), Named::Listed(at as usize))
+            ))),
+        }
     }
 }
+
+/// Why the reference's status scan throws on a field of kind `kind`, as the wrapper reports it:
+/// 1 a number, 2 a boolean, 3 an object, 4 an array (0: a string or nothing, no throw).
+fn odd_kind(field: &'static str, kind: u8) -> Option<Odd> {
+    let found = match kind {
+        1 => Js::Num(0.0),
+        2 => Js::Bool(false),
+        3 => Js::Obj(&EMPTY_RECORD),
+        4 => Js::Arr(&[]),
+        _ => return None,
+    };
+    Some(Odd::new(field, found.type_name(), OddOp::StringMethod))
+}
+
+static EMPTY_RECORD: std::sync::LazyLock<serde_json::Map<String, Value>> =
+    std::sync::LazyLock::new(serde_json::Map::new);
 
 // ---- subagents --------------------------------------------------------------------------------
 

@@ -284,6 +284,18 @@ test("arguments of the wrong type behave as in the reference: its result, or its
   }
 });
 
+test("runtimeStatusForEvents throws where the reference's scan reaches a status or class it cannot lower-case", () => {
+  const at = (i, extra) => ({ id: `e${i}`, kind: "turn", eventClass: "turn.started", status: "running", createdAt: T, ...extra });
+  // The scan reaches the last event first: a numeric status there throws.
+  assert.throws(() => api.runtimeStatusForEvents([at(0), at(1, { status: 5 })]), TypeError);
+  assert.throws(() => api.runtimeStatusForEvents([at(0), at(1, { eventClass: ["turn.failed"] })]), TypeError);
+  // An event the scan never reaches (a later one decides) does not.
+  assert.equal(api.runtimeStatusForEvents([at(0, { status: 5 }), at(1, { eventClass: "turn.completed", status: "completed" })]).status, "completed");
+  // Nor one that only resolves an action (read before any string method).
+  const resolved = at(1, { eventClass: "action.resolved", actionId: "a1", status: 5 });
+  assert.equal(api.runtimeStatusForEvents([at(0), resolved]).status, "running");
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -413,3 +413,14 @@ test("the coding view names an event it cannot project by its place in execution
     (error) => error instanceof TypeError && error.message.startsWith(`projectCodingWorkbenchViewFromEvents: executionEvents[0] (id "${event.id}"): `),
   );
 });
+
+test("runtimeStatusForEvents names the event its scan throws on", () => {
+  const events = [
+    { id: "e0", kind: "turn", eventClass: "turn.started", status: "running" },
+    { id: "e1", kind: "turn", eventClass: "turn.started", status: 5 },
+  ];
+  assert.throws(() => api.runtimeStatusForEvents(events), {
+    name: "TypeError",
+    message: 'runtimeStatusForEvents: events[1] (id "e1"): the reference projection throws a TypeError on this event: it calls a string method on status (a number)',
+  });
+});

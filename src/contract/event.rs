@@ -420,6 +420,11 @@ impl std::fmt::Debug for Ev<'_> {
 
 static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
 
+/// An empty record (what a value that is not an object reads as, as an event).
+pub fn empty_record() -> &'static Map<String, Value> {
+    EMPTY.get_or_init(Map::new)
+}
+
 impl<'a> Ev<'a> {
     pub fn new(map: &'a Map<String, Value>) -> Ev<'a> {
         Ev { map, index: None }
@@ -437,14 +442,14 @@ impl<'a> Ev<'a> {
     pub fn of(v: &'a Value) -> Ev<'a> {
         match v.as_object() {
             Some(m) => Ev::new(m),
-            None => Ev::new(EMPTY.get_or_init(Map::new)),
+            None => Ev::new(empty_record()),
         }
     }
 
     /// `f` of `v` read as an event (a non-object as an empty one) whose fields are located once,
     /// as the projector reads its events: for a caller that reads many fields of each event.
     pub fn with_indexed<R>(v: &Value, f: impl FnOnce(Ev<'_>) -> R) -> R {
-        let map = v.as_object().unwrap_or_else(|| EMPTY.get_or_init(Map::new));
+        let map = v.as_object().unwrap_or_else(|| empty_record());
         let index = EvIndex::new(map);
         f(Ev::indexed(map, &index))
     }

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 use super::api::parse;
 use super::input::with_input;
-use crate::contract::event::{check_carryable, Ev, Js, Odd, OddOp};
+use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::{diff_patch, Patch};
@@ -214,15 +214,12 @@ fn odd_kind(field: &'static str, kind: u8) -> Option<Odd> {
     let found = match kind {
         1 => Js::Num(0.0),
         2 => Js::Bool(false),
-        3 => Js::Obj(&EMPTY_RECORD),
+        3 => Js::Obj(empty_record()),
         4 => Js::Arr(&[]),
         _ => return None,
     };
     Some(Odd::new(field, found.type_name(), OddOp::StringMethod))
 }
-
-static EMPTY_RECORD: std::sync::LazyLock<serde_json::Map<String, Value>> =
-    std::sync::LazyLock::new(serde_json::Map::new);
 
 // ---- subagents --------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { decodeCall } from "../tests/js/reference.mjs";
+import { xorshift } from "./xorshift.mjs";
 
 const refDir = process.env.LIME_REFERENCE_DIR;
 if (!refDir) {
@@ -31,17 +32,8 @@ const ref = {
 const ours = await import(new URL("../pkg/index.node.js", import.meta.url).href);
 
 const rounds = Number(process.argv[2] ?? 25);
-let seed = Number(process.argv[3] ?? 1) >>> 0 || 1;
+const { rnd, pick } = xorshift(Number(process.argv[3] ?? 1));
 const onlyModule = process.argv[4];
-function rnd() {
-  seed ^= seed << 13;
-  seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  seed >>>= 0;
-  return seed / 4294967296;
-}
-const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
 
 const VALUES = [
   undefined, null, 0, 1, -1, 2.5, "", " ", "x", "  Running  ", "completed", "failed", "pending", true,

@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { xorshift } from "./xorshift.mjs";
 
 const refDir = process.env.LIME_REFERENCE_DIR;
 if (!refDir) {
@@ -22,16 +23,7 @@ const ref = await import(join(refDir, "packages/agent-runtime-projection/dist/in
 const ours = await import(new URL("../pkg/index.node.js", import.meta.url).href);
 
 const count = Number(process.argv[2] ?? 2000);
-let seed = Number(process.argv[3] ?? 1) >>> 0 || 1;
-function rnd() {
-  seed ^= seed << 13;
-  seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  seed >>>= 0;
-  return seed / 4294967296;
-}
-const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+const { rnd, pick } = xorshift(Number(process.argv[3] ?? 1));
 
 const FIELDS = [
   "id", "kind", "status", "eventClass", "owner", "schemaVersion", "sequence", "runtimeId", "threadId",

@@ -149,6 +149,8 @@ export function createRuntimeSequenceVerifier() {
   return {
     push(event) {
       checkGeneration(generation);
+      // The reference reads the event's id first: V8's own TypeError for null or undefined.
+      if (event === undefined || event === null) void event.id;
       const text = anyJsonText(event, "Runtime event");
       return parseWire(call("push", () => verifier.push(putText(text))), []);
     },
@@ -158,8 +160,17 @@ export function createRuntimeSequenceVerifier() {
 }
 
 export function verifyRuntimeEventSequence(events) {
+  // The reference pushes the events in a for...of (any iterable; V8's own TypeError otherwise),
+  // each read by its id first (V8's own TypeError for null or undefined, a hole included).
   if (!Array.isArray(events)) {
-    throw new TypeError(`verifyRuntimeEventSequence: events must be an array, got ${describe(events)}.`);
+    if (events === undefined || events === null || typeof Object(events)[Symbol.iterator] !== "function") {
+      throw new TypeError("events is not iterable");
+    }
+    events = Array.from(events);
+  }
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (event === undefined || event === null) void event.id;
   }
   const text = jsonText(events, "verifyRuntimeEventSequence: events");
   return parseWire(callWithText("verifyRuntimeEventSequence", text, (len) => wasm.verify_sequence(len)), []);

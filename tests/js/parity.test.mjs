@@ -278,6 +278,13 @@ test("arguments of the wrong type behave as in the reference: its result, or its
     }
   }
   assert.throws(() => api.summarizeAgentUiProjectionEvents("ab"), typeError("events.slice(...).reverse is not a function"));
+  // The sequence verifier reads each event's id first, and takes any iterable list.
+  const events = api.agentUiConformanceFixtures[0].events;
+  assert.throws(() => api.verifyRuntimeEventSequence([events[0], null]), typeError("Cannot read properties of null (reading 'id')"));
+  assert.throws(() => api.verifyRuntimeEventSequence([, events[0]]), typeError("Cannot read properties of undefined (reading 'id')"));
+  assert.throws(() => api.createRuntimeSequenceVerifier().push(null), typeError("Cannot read properties of null (reading 'id')"));
+  assert.deepStrictEqual(api.verifyRuntimeEventSequence(new Set(events)), api.verifyRuntimeEventSequence(events));
+  assert.throws(() => api.verifyRuntimeEventSequence(5), typeError("events is not iterable"));
   // A fixture whose events are not iterable.
   for (const events of [undefined, null, 5, {}]) {
     assert.throws(() => api.replayAgentUiFixture({ id: "f", events }), typeError("events is not iterable"));

@@ -1,9 +1,10 @@
-// Differential check of the whole part-1 surface against the TypeScript reference, beyond the
-// recorded calls: each recorded call of ../shared/reference/calls/projection (a module of part 1)
-// is replayed with its arguments mutated (members set to values of other types, deleted, nested
-// records mutated in turn), on the package and on the reference. Each must give the same result
-// (deep, with the same own-key order) or both a TypeError. Differences are grouped by function and
-// kind; the first of each is printed with its arguments.
+// Differential check of the contracts and the part-1 surface against the TypeScript reference,
+// beyond the recorded calls: each recorded call of ../shared/reference/calls (the contracts' modules
+// but fixtures, the projection modules of part 1) is replayed with its arguments mutated (members
+// set to values of other types, deleted, nested records mutated in turn), on the package and on
+// the reference. Each must give the same result (deep, with the same own-key order), the same
+// error, or both a TypeError. Differences are grouped by function and kind; the first of each is
+// printed with its arguments.
 //
 //   LIME_REFERENCE_DIR=/work/ref/lime node scripts/calls-diff.mjs [rounds=25] [seed=1] [module]
 //
@@ -95,15 +96,25 @@ const NOT_AN_OBJECT = /events?\[\d+\][^:]*: (Runtime|a runtime) event must be an
 const VIEW_ARGUMENTS = new Set(["projectCodingWorkbenchView", "projectCodingWorkbenchViewFromEvents", "replayAgentUiFixture", "projectAgentUiStateFromSessionSnapshot"]);
 
 const surface = JSON.parse(readFileSync(new URL("../../shared/reference/surface.json", import.meta.url)));
-const callsDir = new URL("../../shared/reference/calls/projection/", import.meta.url);
 const problems = new Map();
 let runs = 0;
 let same = 0;
 let documented = 0;
-for (const file of readdirSync(callsDir).sort()) {
-  const module = file.replace(/\.json$/, "");
-  if (surface.modules[module]?.part !== 1 || (onlyModule && module !== onlyModule)) continue;
-  const { calls } = JSON.parse(readFileSync(new URL(file, callsDir)));
+/** `[module, its recorded calls]` of the contracts (but fixtures) and of part 1. */
+function recordedModules() {
+  const out = [];
+  for (const pkg of ["contracts", "projection"]) {
+    const dir = new URL(`../../shared/reference/calls/${pkg}/`, import.meta.url);
+    for (const file of readdirSync(dir).sort()) {
+      const module = file.replace(/\.json$/, "");
+      const covered = pkg === "contracts" ? module !== "fixtures" : surface.modules[module]?.part === 1;
+      if (covered && (!onlyModule || module === onlyModule)) out.push([module, JSON.parse(readFileSync(new URL(file, dir))).calls]);
+    }
+  }
+  return out;
+}
+
+for (const [module, calls] of recordedModules()) {
   for (const call of calls) {
     if (call.kind === "value" || call.kind === "construct") continue;
     if (typeof ref[call.name] !== "function" || typeof ours[call.name] !== "function") continue;
@@ -133,9 +144,10 @@ for (const file of readdirSync(callsDir).sort()) {
         const d = firstDifference(theirs.value, mine.value);
         if (d) problem = `result differs at ${d}`;
       } else if (!theirs.ok && !mine.ok) {
-        if (!(theirs.error instanceof TypeError) || !(mine.error instanceof TypeError)) {
-          problem = `throws differ: ${theirs.error} / ${mine.error}`;
-        }
+        // The same error, or TypeErrors both (the package's may name the call and the event).
+        const sameError = theirs.error?.name === mine.error?.name && theirs.error?.message === mine.error?.message;
+        const typeErrors = theirs.error instanceof TypeError && mine.error instanceof TypeError;
+        if (!sameError && !typeErrors) problem = `throws differ: ${theirs.error} / ${mine.error}`;
       } else if (!mine.ok) {
         if (NOT_AN_OBJECT.test(String(mine.error?.message))) {
           documented++;

@@ -149,9 +149,9 @@ export function requireEventList(events, what) {
 }
 
 /**
- * `{events, sourceCount}` of a projection input, read as the reference reads it
- * (`input?.executionEvents ?? []`): an input that is not an object (an array, a number, a
- * string) holds no events. `iterable`: the function's reference walks the events with
+ * `{events, sourceCount}` of a projection input (the count as `sourceCountText` gives it), read
+ * as the reference reads it (`input?.executionEvents ?? []`): an input that is not an object (an
+ * array, a number, a string) holds no events. `iterable`: the function's reference walks the events with
  * `for...of` (read models, projectors), so any iterable (a Set, a string) is taken as the array
  * of its items, read once; elsewhere they must be an array.
  */
@@ -162,7 +162,7 @@ export function projectionInput(input, what, iterable = false) {
     events = Array.from(events);
   }
   requireEventList(events, what);
-  return { events, sourceCount: sourceCountOf(input.sourceCount) };
+  return { events, sourceCount: sourceCountText(input.sourceCount) };
 }
 
 /**
@@ -174,8 +174,23 @@ export function asRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? value : Object.assign({}, value);
 }
 
+/** A source count as a number, or undefined (the coding view's state, which shows none of it). */
 export function sourceCountOf(value) {
   return typeof value === "number" ? value : undefined;
+}
+
+/**
+ * A projection's source count as the module takes it: JSON text of any value the read model
+ * keeps as it is (a number, a string, a record), or undefined for none (`null`, `undefined`, and
+ * what JSON cannot hold: 0 then).
+ */
+export function sourceCountText(value) {
+  if (value === undefined || value === null) return undefined;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -138,9 +138,9 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
 const initialTexts = new Map();
 const INITIAL_TEXTS_MAX = 16;
 
-/** The key of a source count in `initialTexts` (`-0` apart from `0`: a state may tell them apart). */
+/** The key of a source count (its JSON text, or undefined) in `initialTexts`. */
 function initialKey(sourceCount) {
-  return Object.is(sourceCount, -0) ? "-0" : String(sourceCount);
+  return String(sourceCount);
 }
 
 /**

@@ -8,16 +8,17 @@
 //
 //   LIME_REFERENCE_DIR=/work/ref/lime node scripts/calls-diff.mjs [rounds=25] [seed=1] [module]
 //
-// Mutations the README lists as deliberate differences are not made: numbers JSON cannot carry
-// (NaN, Infinity, -0) and a `sourceCount` that is not a number. Two documented kinds are counted
-// apart, not listed: an event list holding a value that is not an object (refused here, projected
-// by the reference) and a member of the wrong type inside a state, fixture or read model given to
-// a view (read as missing here where the reference throws reading it).
+// Mutations the README lists as deliberate differences are not made: what JSON cannot carry
+// (NaN, Infinity, -0, a member holding `undefined`; a member is deleted instead). Three
+// documented kinds are counted apart, not listed: an event list holding a value that is not an
+// object (refused here, projected by the reference), a member of the wrong type inside a state,
+// fixture or read model given to a view (read as missing here where the reference throws reading
+// it), and a projector's `sourceCount: null` (0 here, `null` in the reference's projector).
 //
 // Nothing of the reference is kept: it is imported from its built `dist/` at run time.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
+import { inspect, isDeepStrictEqual } from "node:util";
 import { decodeCall } from "../tests/js/reference.mjs";
 import { xorshift } from "./xorshift.mjs";
 
@@ -37,7 +38,7 @@ const { rnd, pick } = xorshift(Number(process.argv[3] ?? 1));
 const onlyModule = process.argv[4];
 
 const VALUES = [
-  undefined, null, 0, 1, -1, 2.5, "", " ", "x", "  Running  ", "completed", "failed", "pending", true,
+  null, 0, 1, -1, 2.5, "", " ", "x", "  Running  ", "completed", "failed", "pending", true,
   false, [], ["a", " b "], {}, { a: 1 }, [1, 2], "mcp__srv__tool", "2026-01-01T00:00:00.000Z",
 ];
 const DELETE = Symbol("delete");
@@ -46,10 +47,10 @@ const DELETE = Symbol("delete");
 function mutate(value, depth = 0) {
   if (value === null || typeof value !== "object" || depth > 4) return value;
   const copy = Array.isArray(value) ? value.slice() : { ...value };
-  const keys = Object.keys(copy).filter((k) => k !== "sourceCount");
-  if (keys.length === 0) return copy;
   const n = 1 + Math.floor(rnd() * 2);
   for (let i = 0; i < n; i++) {
+    const keys = Object.keys(copy);
+    if (keys.length === 0) break;
     const key = pick(keys);
     const r = rnd();
     const next = r < 0.35 ? pick(VALUES) : r < 0.45 && !Array.isArray(copy) ? DELETE : mutate(copy[key], depth + 1);
@@ -86,10 +87,8 @@ function firstDifference(a, b, path = "", depth = 0) {
   return null;
 }
 
-function show(v) {
-  if (typeof v === "function") return "a function";
-  const text = JSON.stringify(v);
-  return (text === undefined ? String(v) : text).slice(0, 100);
+function show(v, length = 100) {
+  return inspect(v, { depth: 8, breakLength: Infinity }).slice(0, length);
 }
 
 const NOT_AN_OBJECT = /events?\[\d+\][^:]*: (Runtime|a runtime) event must be an object/i;
@@ -142,6 +141,11 @@ for (const [module, calls] of recordedModules()) {
       let problem;
       if (theirs.ok && mine.ok) {
         const d = firstDifference(theirs.value, mine.value);
+        // The reference's projector keeps `sourceCount: null`; here it is 0 (README).
+        if (d && /\.readModel\.sourceCount: null \/ 0$/.test(d)) {
+          documented++;
+          continue;
+        }
         if (d) problem = `result differs at ${d}`;
       } else if (!theirs.ok && !mine.ok) {
         // The same error, or TypeErrors both (the package's may name the call and the event).
@@ -165,7 +169,7 @@ for (const [module, calls] of recordedModules()) {
         continue;
       }
       const key = `${module}.${call.name}: ${problem.slice(0, 90)}`;
-      if (!problems.has(key)) problems.set(key, { problem, args: show(args), n: 0 });
+      if (!problems.has(key)) problems.set(key, { problem, args: show(args, 600), n: 0 });
       problems.get(key).n++;
     }
   }

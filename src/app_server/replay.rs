@@ -75,8 +75,10 @@ pub fn replay_app_server_facts(input: Js<'_>) -> Result<Replay<'_>, FactsError> 
         events: built.into_iter().map(|b| b.event).collect(),
     };
     let json = events.to_json();
-    let source_count = member(input, "sourceCount").and_then(Value::as_f64);
-    let mut projector = Projector::new(source_count);
+    let mut projector = Projector::counted(crate::projection::read_model::source_count_of(member(
+        input,
+        "sourceCount",
+    )));
     // The built events project as the reference's batch projects them (odd values included);
     // where it would throw, so does the replay, naming the event.
     let state = projector

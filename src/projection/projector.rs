@@ -155,7 +155,12 @@ fn ptr_keys(path: &[&'static str]) -> Vec<Seg> {
 
 impl<'a> ProjectorCore<'a> {
     pub fn new(source_count: Option<f64>) -> ProjectorCore<'a> {
-        let sc = Val::Num(source_count.unwrap_or(0.0));
+        Self::counted(Val::Num(source_count.unwrap_or(0.0)))
+    }
+
+    /// [`Self::new`] with the read model's `sourceCount` as given (any value, see
+    /// [`crate::projection::read_model::source_count_of`]).
+    pub fn counted(sc: Val) -> ProjectorCore<'a> {
         ProjectorCore {
             events: Vec::new(),
             pos_of_ext: HashMap::default(),
@@ -189,6 +194,13 @@ impl<'a> ProjectorCore<'a> {
             strict: false,
             batch_names: false,
         }
+    }
+
+    /// The read model's `sourceCount` as given ([`crate::projection::read_model::source_count_of`]:
+    /// a value that is not a number too), in place of the number `new` took; before the first
+    /// patch or state is taken.
+    pub fn set_source_count(&mut self, source_count: Val) {
+        self.rm.source_count = source_count;
     }
 
     /// Refuse what [`check_event`] refuses (today's boundary) instead of projecting every
@@ -1204,9 +1216,12 @@ pub fn project_with(
 }
 
 /// [`project`] with the state as [`ProjectorCore::state_compact`] gives it (for a receiver that
-/// has the events).
-pub fn project_compact(events: &[Value], source_count: Option<f64>) -> Result<Val, EventError> {
-    projected(events, source_count, false)?.state_compact()
+/// has the events), the read model's `sourceCount` as given (any value, see
+/// [`ProjectorCore::set_source_count`]).
+pub fn project_compact(events: &[Value], source_count: Val) -> Result<Val, EventError> {
+    let mut p = projected(events, None, false)?;
+    p.set_source_count(source_count);
+    p.state_compact()
 }
 
 /// The projector of [`project_with`], every event applied.

@@ -592,14 +592,23 @@ pub const READ_MODEL_KEYS: [&str; 8] = [
     "taskRefs",
 ];
 
+/// A read model's `sourceCount` from the value given (`input?.sourceCount ?? 0`): any value but
+/// `null` and `undefined` as it is, a string or a record too, as the reference keeps it.
+pub fn source_count_of(given: Option<&Value>) -> Val {
+    match given {
+        None | Some(Value::Null) => Val::Num(0.0),
+        Some(v) => Val::from_json(v),
+    }
+}
+
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})`: the read model alone.
 /// `source` values are `Val::Event(i)`, `i` the index in `events`. Duplicate ids are kept
 /// (the reference accumulator does not dedupe).
 pub fn project_agent_runtime_read_model(
     events: &[Value],
-    source_count: Option<f64>,
+    source_count: Val,
 ) -> Result<Val, (usize, Odd)> {
-    let mut acc = ReadModelAcc::new(Val::Num(source_count.unwrap_or(0.0)));
+    let mut acc = ReadModelAcc::new(source_count);
     for (i, e) in events.iter().enumerate() {
         Ev::with_indexed(e, |ev| {
             let surf = ReadModelAcc::check(ev).map_err(|o| (i, o))?;

@@ -44,15 +44,14 @@ pub fn snapshot_events(input: &Value) -> (Vec<Value>, SnapshotEventList) {
     }
 }
 
-/// `input.sourceCount ?? input.readModel?.sourceCount`, numbers only.
-pub fn snapshot_source_count(input: &Value) -> Option<f64> {
-    match input.get("sourceCount") {
-        Some(v) if !v.is_null() => v.as_f64(),
-        _ => input
-            .get("readModel")
-            .and_then(|r| r.get("sourceCount"))
-            .and_then(Value::as_f64),
-    }
+/// `input.sourceCount ?? input.readModel?.sourceCount` (then `?? 0`), as the read model keeps
+/// it (see [`crate::projection::read_model::source_count_of`]).
+pub fn snapshot_source_count(input: &Value) -> Val {
+    let given = match input.get("sourceCount") {
+        Some(v) if !v.is_null() => Some(v),
+        _ => input.get("readModel").and_then(|r| r.get("sourceCount")),
+    };
+    crate::projection::read_model::source_count_of(given)
 }
 
 /// JS `String(v)` for the values a message id can hold.
@@ -108,7 +107,7 @@ pub fn snapshot_message_part(m: &Value) -> Val {
 }
 
 /// A batch projection `project(events, sourceCount)`.
-pub type BatchProjection<'a> = &'a dyn Fn(&[Value], Option<f64>) -> Result<Val, EventError>;
+pub type BatchProjection<'a> = &'a dyn Fn(&[Value], Val) -> Result<Val, EventError>;
 
 /// The snapshot state given a batch projection `project(events, sourceCount)`.
 pub fn project_from_session_snapshot_with(
@@ -148,11 +147,11 @@ mod tests {
     use crate::contract::val::deep_equal;
     use serde_json::json;
 
-    fn fake_project(events: &[Value], sc: Option<f64>) -> Result<Val, EventError> {
+    fn fake_project(events: &[Value], sc: Val) -> Result<Val, EventError> {
         Ok(Obj::new()
             .k("runtime", Val::Num(events.len() as f64))
             .k("messages", Val::arr(vec![]))
-            .k("sourceCount", Val::Num(sc.unwrap_or(0.0)))
+            .k("sourceCount", sc)
             .into_val())
     }
 

@@ -91,6 +91,16 @@ fn at(err: (usize, crate::contract::event::Odd)) -> String {
     format!("events[{}]: {}", err.0, err.1)
 }
 
+/// A source count given as JSON text (`None`: absent, the reference's default 0), as the read
+/// model keeps it (any value: a string, a record, `null` too, which the wrapper sends only where
+/// the reference keeps it).
+pub(crate) fn source_count(json: Option<String>) -> Result<Val, JsError> {
+    match json {
+        None => Ok(Val::Num(0.0)),
+        Some(t) => parse(&t).map(|v| Val::from_json(&v)),
+    }
+}
+
 /// Run a batch over the input text inside a [`BatchArena`]: `f` parses and projects, writes
 /// the result into `out` (allocated before the arena starts, so it outlives it) and hands what
 /// it built to the arena to dispose of. Errors become JS errors only after the arena stopped.
@@ -298,16 +308,22 @@ pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
 const STREAM_MIN_BYTES: usize = 256 * 1024;
 
 /// Batch projection of a JSON array of events; `Val::Event(i)` is the i-th array element.
-/// `strict`: refuse events outside `check_event`'s boundary instead of projecting them as the
-/// reference does.
+/// `source_count_json`: the source count's JSON text ([`source_count`]). `strict`: refuse events
+/// outside `check_event`'s boundary instead of projecting them as the reference does.
 #[wasm_bindgen]
-pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<String, JsError> {
+pub fn project(
+    len: usize,
+    source_count_json: Option<String>,
+    strict: bool,
+) -> Result<String, JsError> {
+    let source_count = source_count(source_count_json)?;
     // The wire text of a long stream is about 0.45x its input (events and most per-event
     // objects cross as references to the caller's events): reserve about that once.
     batch(len, len / 2 + 1024, |text, out, arena| {
         if text.len() >= STREAM_MIN_BYTES {
             // One pass: each event parsed, applied and dropped (the projector keeps its text).
-            let mut projector = crate::projection::projector::ProjectorCore::new(source_count);
+            let mut projector =
+                crate::projection::projector::ProjectorCore::counted(source_count.clone());
             projector.set_strict(strict);
             if let Some(state) = projector.project_array_text(text) {
                 projector.write_wire(&state, out);
@@ -321,7 +337,7 @@ pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<St
         }
         let events = parse_event_list(text)?;
         // Same result as `projection::project`, without cloning the events.
-        let mut projector = crate::projection::projector::Projector::new(source_count);
+        let mut projector = crate::projection::projector::Projector::counted(source_count);
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
@@ -337,9 +353,10 @@ pub fn project(len: usize, source_count: Option<f64>, strict: bool) -> Result<St
 #[wasm_bindgen]
 pub fn project_read_model(
     len: usize,
-    source_count: Option<f64>,
+    source_count_json: Option<String>,
     strict: bool,
 ) -> Result<String, JsError> {
+    let source_count = source_count(source_count_json)?;
     batch(len, len, |text, out, arena| {
         let events = event_list(text, strict)?;
         let model = crate::projection::project_agent_runtime_read_model(&events, source_count);

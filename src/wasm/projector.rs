@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::api::{parse_event, parse_event_list};
+use super::api::{parse_event, parse_event_list, source_count};
 use super::input::with_input;
 use crate::contract::event::check_carryable;
 use crate::contract::json::{array_element_texts, for_each_array_element};
@@ -43,13 +43,13 @@ fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError>
 
 #[wasm_bindgen]
 impl WasmProjector {
-    /// `strict`: refuse events outside `check_event`'s boundary instead of projecting them as
-    /// the reference does.
+    /// `source_count_json`: the source count's JSON text (`api::source_count`). `strict`: refuse
+    /// events outside `check_event`'s boundary instead of projecting them as the reference does.
     #[wasm_bindgen(constructor)]
-    pub fn new(source_count: Option<f64>, strict: bool) -> WasmProjector {
-        let mut inner = Projector::new(source_count);
+    pub fn new(source_count_json: Option<String>, strict: bool) -> Result<WasmProjector, JsError> {
+        let mut inner = Projector::counted(source_count(source_count_json)?);
         inner.set_strict(strict);
-        WasmProjector { inner, error: None }
+        Ok(WasmProjector { inner, error: None })
     }
 
     /// Apply one event (JSON in the input buffer). `true`: accepted as event `ext`; `false`:
@@ -91,16 +91,24 @@ impl WasmProjector {
     /// Replace everything with these events (a JSON array): one byte per event, 1 accepted
     /// (its `ext` is the number accepted before it), 0 duplicate id. All or nothing: a refused
     /// event throws and changes nothing.
-    pub fn hydrate(&mut self, len: usize, source_count: Option<f64>) -> Result<Vec<u8>, JsError> {
-        with_input(len, |text| {
-            if let Some(flags) = self.inner.hydrate_text(text, source_count) {
+    pub fn hydrate(
+        &mut self,
+        len: usize,
+        source_count_json: Option<String>,
+    ) -> Result<Vec<u8>, JsError> {
+        let count = source_count(source_count_json)?;
+        let flags = with_input(len, |text| {
+            if let Some(flags) = self.inner.hydrate_text(text, None) {
                 return Ok(flags);
             }
             let (events, texts) = events_of(text)?;
             self.inner
-                .hydrate(events, &texts, source_count)
+                .hydrate(events, &texts, None)
                 .map_err(|e| JsError::new(&e.message))
-        })
+        })?;
+        // The hydrated projector has sent nothing yet: its first patch holds the count.
+        self.inner.set_source_count(count);
+        Ok(flags)
     }
 
     /// Back to the empty state (the constructor's sourceCount is dropped, as in the reference).

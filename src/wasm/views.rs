@@ -12,7 +12,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::api::parse;
+use super::api::{parse, source_count};
 use super::input::with_input;
 use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
@@ -48,14 +48,6 @@ fn with_event<T>(len: usize, f: impl FnOnce(Value, &str) -> T) -> Result<T, JsEr
         check_carryable(&event).map_err(|e| JsError::new(&e.message))?;
         Ok(f(event, text))
     })
-}
-
-/// A source count given as JSON text (`None`: absent, the reference's default 0).
-fn source_count(json: Option<String>) -> Result<Val, JsError> {
-    match json {
-        None => Ok(Val::Num(0.0)),
-        Some(t) => parse(&t).map(|v| Val::from_json(&v)),
-    }
 }
 
 // ---- read model -------------------------------------------------------------------------------

@@ -247,6 +247,20 @@ test("projection inputs are read as the reference reads them: input?.executionEv
   assert.deepStrictEqual(api.buildAgentUiCollaborationPayloadMetadata(Object.assign(() => {}, members)), collaboration);
   // The coding view takes the thread items when executionEvents has no length, whatever it holds.
   for (const odd of [{}, 5, "", 10n]) assert.deepStrictEqual(coding({ executionEvents: odd }), coding({}));
+  // A source count is kept as given, whatever its type (`?? 0`).
+  for (const sourceCount of ["3", { n: 3 }, [1], true, 2.5]) {
+    const input = { executionEvents: events, sourceCount };
+    assert.deepStrictEqual(state(input).readModel.sourceCount, sourceCount);
+    assert.deepStrictEqual(readModel(input).sourceCount, sourceCount);
+    assert.deepStrictEqual(projector(input).readModel.sourceCount, sourceCount);
+    assert.deepStrictEqual(projector({ sourceCount }).readModel.sourceCount, sourceCount);
+    const rehydrated = api.createAgentUiProjector();
+    rehydrated.hydrate(input);
+    assert.deepStrictEqual(rehydrated.getState().readModel.sourceCount, sourceCount);
+    assert.deepStrictEqual(snapshot(input).readModel.sourceCount, sourceCount);
+    assert.deepStrictEqual(snapshot({ readModel: { events: [], sourceCount } }).readModel.sourceCount, sourceCount);
+    assert.deepStrictEqual(api.replayAppServerFacts({ events: [], sourceCount }).state.readModel.sourceCount, sourceCount);
+  }
   // A null snapshot input throws V8's own TypeError reading it.
   assert.throws(() => snapshot(null), { name: "TypeError", message: "Cannot read properties of null (reading 'executionEvents')" });
 });

@@ -111,7 +111,7 @@ pub fn projector_matches_batch() {
     for events in streams {
         let batch =
             api::project(load(&json(&Value::Array(events.clone()))), None, false).expect("project");
-        let mut p = WasmProjector::new(None, false);
+        let mut p = WasmProjector::new(None, false).expect("projector");
         let mut patches = 0;
         for (i, e) in events.iter().enumerate() {
             assert!(p.apply(load(&json(e)), i as u32).expect("apply"));
@@ -151,7 +151,7 @@ pub fn bad_input_is_refused_without_change() {
         "{}",
     ];
     for strict in [false, true] {
-        let mut p = WasmProjector::new(Some(1.0), strict);
+        let mut p = WasmProjector::new(Some("1".into()), strict).expect("projector");
         for (i, e) in events.iter().take(10).enumerate() {
             p.apply(load(&json(e)), i as u32).expect("apply");
         }
@@ -172,7 +172,7 @@ pub fn bad_input_is_refused_without_change() {
         );
         assert!(api::project(load("{\"executionEvents\":[]}"), None, strict).is_err());
     }
-    let mut lax = WasmProjector::new(None, false);
+    let mut lax = WasmProjector::new(None, false).expect("projector");
     for (i, bad) in outside_strict.iter().enumerate() {
         assert!(lax.apply(load(bad), i as u32).expect("projected"), "{bad}");
     }
@@ -181,7 +181,7 @@ pub fn bad_input_is_refused_without_change() {
 
 pub fn input_buffer_handles_non_ascii() {
     let text = "{\"id\":\"evt_\u{4e2d}\u{6587}\",\"kind\":\"note\",\"status\":\"completed\",\"title\":\"\u{1F600} \u{00e9}\",\"createdAt\":\"t\"}";
-    let state = api::project(load(&format!("[{text}]")), Some(1.0), false).expect("project");
+    let state = api::project(load(&format!("[{text}]")), Some("1".into()), false).expect("project");
     assert!(state.contains("\u{1F600} \u{00e9}"));
 }
 

@@ -174,11 +174,6 @@ export function asRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? value : Object.assign({}, value);
 }
 
-/** A source count as a number, or undefined (the coding view's state, which shows none of it). */
-export function sourceCountOf(value) {
-  return typeof value === "number" ? value : undefined;
-}
-
 /**
  * A projection's source count as the module takes it: JSON text of any value the read model
  * keeps as it is (a number, a string, a record), or undefined for none (`null`, `undefined`, and

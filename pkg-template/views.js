@@ -15,7 +15,6 @@ import {
   putText,
   requireEvent,
   requireEventList,
-  sourceCountOf,
 } from "./boundary.js";
 import { WireRef, applyPatch, encodeWire, parseWire, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
@@ -747,10 +746,9 @@ export function projectCodingWorkbenchViewFromEvents(input) {
   // read (none in the second case, whatever the member holds).
   const given = input === undefined || input === null ? undefined : input.executionEvents;
   const events = given?.length ? requireEventList(given, what) : [];
-  const sourceCount = input === undefined || input === null ? undefined : sourceCountOf(input.sourceCount);
   const text = jsonText({ ...asRecord(input), executionEvents: events }, `${what}: input`);
   return parseWire(
-    call(what, () => wasm.coding_view_from_events_json(putText(text), sourceCount)),
+    call(what, () => wasm.coding_view_from_events_json(putText(text))),
     events,
   );
 }

@@ -1327,21 +1327,20 @@ pub fn project_coding_workbench_view(
 /// `projectCodingWorkbenchViewFromEvents(input)` (§7.1): the view of the batch projection of
 /// `input.executionEvents` (`Val::Event(i)` is event `i`), or, when there are none, of the
 /// events of `input.threadItems` (§7.4), which the output then holds as objects. `Err` names an
-/// execution event the projection refuses (see [`crate::projection::project`]).
-pub fn project_coding_workbench_view_from_events(
-    input: &Value,
-    source_count: Option<f64>,
-) -> Result<Val, String> {
+/// execution event the projection refuses (see [`crate::projection::project`]). The view shows
+/// nothing of the read model's `sourceCount`, so `input.sourceCount` is not read.
+pub fn project_coding_workbench_view_from_events(input: &Value) -> Result<Val, String> {
     let rm = input.get("codingReadModel");
     if let Some(Value::Array(events)) = input.get("executionEvents") {
         if !events.is_empty() {
-            let state = crate::projection::projector::project(events, source_count).map_err(
-                |err| match err.message.strip_prefix("events") {
-                    // The projection names the event `events[i]`; here the list is the input's.
-                    Some(rest) => format!("executionEvents{rest}"),
-                    None => err.message,
-                },
-            )?;
+            let state =
+                crate::projection::projector::project(events, None).map_err(|err| {
+                    match err.message.strip_prefix("events") {
+                        // The projection names the event `events[i]`; here the list is the input's.
+                        Some(rest) => format!("executionEvents{rest}"),
+                        None => err.message,
+                    }
+                })?;
             return Ok(project_coding_workbench_view(&state, rm, events));
         }
     }
@@ -1358,8 +1357,8 @@ pub fn project_coding_workbench_view_from_events(
                 .unwrap_or(Value::Null)
         })
         .collect();
-    let state = crate::projection::projector::project(&events, source_count)
-        .map_err(|err| err.to_string())?;
+    let state =
+        crate::projection::projector::project(&events, None).map_err(|err| err.to_string())?;
     Ok(project_coding_workbench_view(&state, rm, &events).with_events(&synthetic))
 }
 

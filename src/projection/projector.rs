@@ -1212,25 +1212,23 @@ pub fn project_with(
     source_count: Option<f64>,
     strict: bool,
 ) -> Result<Val, EventError> {
-    projected(events, source_count, strict)?.state()
+    projected(events, Val::Num(source_count.unwrap_or(0.0)), strict)?.state()
 }
 
 /// [`project`] with the state as [`ProjectorCore::state_compact`] gives it (for a receiver that
 /// has the events), the read model's `sourceCount` as given (any value, see
-/// [`ProjectorCore::set_source_count`]).
+/// [`ProjectorCore::counted`]).
 pub fn project_compact(events: &[Value], source_count: Val) -> Result<Val, EventError> {
-    let mut p = projected(events, None, false)?;
-    p.set_source_count(source_count);
-    p.state_compact()
+    projected(events, source_count, false)?.state_compact()
 }
 
 /// The projector of [`project_with`], every event applied.
 fn projected(
     events: &[Value],
-    source_count: Option<f64>,
+    source_count: Val,
     strict: bool,
 ) -> Result<ProjectorCore<'_>, EventError> {
-    let mut p = ProjectorCore::new(source_count);
+    let mut p = ProjectorCore::counted(source_count);
     p.strict = strict;
     p.batch_names = true;
     p.check_list(events)?;

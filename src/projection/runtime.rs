@@ -266,14 +266,15 @@ fn latest_fields(ev: Ev<'_>) -> Latest {
 /// `runtimeStatusForEvents(events)`: the batch algorithm (spec §3.3.1). `Err` names the event
 /// the reference throws on (its position in `events`) and why.
 pub fn runtime_status_for_events(events: &[serde_json::Value]) -> Result<Val, (usize, Odd)> {
-    let mut scan = RuntimeStatusScan::default();
+    let mut scan = RuntimeStatusScan {
+        latest: events.last().map(|e| latest_fields(Ev::of(e))),
+        ..RuntimeStatusScan::default()
+    };
     for (i, e) in events.iter().enumerate().rev() {
-        let at_start = i == 0;
-        if let Some(view) = scan
-            .feed(std::iter::once(Ev::of(e)), at_start)
-            .map_err(|odd| (i, odd))?
-        {
-            return Ok(view);
+        let ev = Ev::of(e);
+        let step = scan.step(&StatusFacts::of(ev), || scan_throws(ev).err());
+        if let Some(status) = step.map_err(|odd| (i, odd))? {
+            return Ok(scan.view(status));
         }
     }
     Ok(scan.view(RUNTIME_IDLE))
@@ -281,7 +282,7 @@ pub fn runtime_status_for_events(events: &[serde_json::Value]) -> Result<Val, (u
 
 /// The batch algorithm (spec §3.3.1) as the reference runs it: from the last event backwards,
 /// stopping at the first event that decides the status (usually one of the last), so a caller
-/// can hand over the events in chunks from the end until the status is known.
+/// can hand over the events one at a time from the end until the status is known.
 #[derive(Default)]
 pub struct RuntimeStatusScan {
     /// ActionIds resolved by the events seen so far (later in the stream).
@@ -291,24 +292,6 @@ pub struct RuntimeStatusScan {
 }
 
 impl RuntimeStatusScan {
-    /// Feed the next events going backwards. Returns the view once an event decides the status,
-    /// or when `at_start` (these were the first events of the stream) and none did.
-    pub fn feed<'a>(
-        &mut self,
-        events: impl Iterator<Item = Ev<'a>>,
-        at_start: bool,
-    ) -> Result<Option<Val>, Odd> {
-        for ev in events {
-            if self.latest.is_none() {
-                self.latest = Some(latest_fields(ev));
-            }
-            if let Some(status) = self.step(&StatusFacts::of(ev), || scan_throws(ev).err())? {
-                return Ok(Some(self.view(status)));
-            }
-        }
-        Ok(at_start.then(|| self.view(RUNTIME_IDLE)))
-    }
-
     /// One step back: the event before those seen so far. `Some(status)` when it decides.
     /// `odd` tells why the reference throws on the event (a `status` or an `eventClass` it
     /// lower-cases that is not a string): it does on reaching it, unless the event only resolves
@@ -457,5 +440,44 @@ impl RuntimeStatusAcc {
     /// The view after `latest` (`None`: no event yet).
     pub fn view(&self, latest: Option<Ev<'_>>) -> Val {
         status_view(self.status(), latest.map(latest_fields).as_ref())
+    }
+}
+
+#[cfg(test)]
+mod status_scan_tests {
+    use super::runtime_status_for_events;
+    use crate::contract::val::Val;
+    use serde_json::json;
+
+    #[test]
+    fn the_scan_throws_on_the_odd_event_it_reaches_and_only_there() {
+        let started = json!({"id": "a", "eventClass": "turn.started", "status": "running"});
+        let odd = json!({"id": "b", "eventClass": "turn.started", "status": 5});
+        let done = json!({"id": "c", "eventClass": "turn.completed", "status": "completed"});
+        let err = runtime_status_for_events(&[started.clone(), odd.clone()]).err();
+        assert_eq!(
+            err.map(|(i, o)| (i, o.field.into_owned())),
+            Some((1, "status".into()))
+        );
+        let view = runtime_status_for_events(&[odd, done]).ok();
+        assert_eq!(
+            view.as_ref()
+                .and_then(|v| v.get("status"))
+                .and_then(Val::as_str),
+            Some("completed")
+        );
+        assert_eq!(
+            view.as_ref()
+                .and_then(|v| v.get("latestEventId"))
+                .and_then(Val::as_str),
+            Some("c")
+        );
+        let idle = runtime_status_for_events(&[]).ok();
+        assert_eq!(
+            idle.as_ref()
+                .and_then(|v| v.get("status"))
+                .and_then(Val::as_str),
+            Some("idle")
+        );
     }
 }

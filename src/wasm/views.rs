@@ -397,12 +397,9 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
 
 /// `projectCodingWorkbenchViewFromEvents(input)`; `Val::Event(i)` is `input.executionEvents[i]`.
 #[wasm_bindgen]
-pub fn coding_view_from_events_json(
-    len: usize,
-    source_count: Option<f64>,
-) -> Result<String, JsError> {
+pub fn coding_view_from_events_json(len: usize) -> Result<String, JsError> {
     let input = input_value(len)?;
-    coding::project_coding_workbench_view_from_events(&input, source_count)
+    coding::project_coding_workbench_view_from_events(&input)
         .map(|v| wire(&v))
         .map_err(|e| JsError::new(&e))
 }

@@ -607,7 +607,15 @@ function runDeltaPass(pass, state, what) {
   if (state === null || typeof state !== "object" || Array.isArray(state)) {
     throw new TypeError(`${what}: state must be an object, got ${describe(state)}.`);
   }
-  const needed = JSON.parse(call(what, () => pass.needed()));
+  // `diagnostics` crosses only when a delta fails (the pass asks for it then).
+  let out = deltaPassOver(pass, state, what, false);
+  if (out.retry === true) out = deltaPassOver(pass, state, what, true);
+  return out;
+}
+
+/** One run of `pass` over the keys of `state` it needs; `{state, applied, error}` or `{retry}`. */
+function deltaPassOver(pass, state, what, withDiagnostics) {
+  const needed = JSON.parse(call(what, () => pass.needed(withDiagnostics)));
   const whole = new Set(needed.keys);
   const kept = [];
   const keep = (value) => new WireRef(kept.push(value) - 1);
@@ -629,6 +637,7 @@ function runDeltaPass(pass, state, what) {
   }
   const text = encodeWire(doc);
   const out = JSON.parse(call(what, () => pass.run(putText(text))));
+  if (out.retry === true) return out;
   return { state: applyPatch(state, out.patch, kept), applied: out.applied, error: out.error };
 }
 

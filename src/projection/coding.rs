@@ -1333,14 +1333,13 @@ pub fn project_coding_workbench_view_from_events(input: &Value) -> Result<Val, S
     let rm = input.get("codingReadModel");
     if let Some(Value::Array(events)) = input.get("executionEvents") {
         if !events.is_empty() {
-            let state =
-                crate::projection::projector::project(events, None).map_err(|err| {
-                    match err.message.strip_prefix("events") {
-                        // The projection names the event `events[i]`; here the list is the input's.
-                        Some(rest) => format!("executionEvents{rest}"),
-                        None => err.message,
-                    }
-                })?;
+            let state = crate::projection::projector::project(events, None).map_err(|err| {
+                match err.message.strip_prefix("events") {
+                    // The projection names the event `events[i]`; here the list is the input's.
+                    Some(rest) => format!("executionEvents{rest}"),
+                    None => err.message,
+                }
+            })?;
             return Ok(project_coding_workbench_view(&state, rm, events));
         }
     }

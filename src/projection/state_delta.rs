@@ -972,6 +972,17 @@ pub struct WholeStatePass {
     deltas: Vec<Prepared>,
 }
 
+/// Why a [`WholeStatePass`] gave no state.
+#[derive(Debug, PartialEq)]
+pub enum PassError {
+    /// The reference throws out of the function with this message (a failure cannot be
+    /// recorded: `diagnostics` is not an array).
+    Throws(String),
+    /// A delta failed and the state's `diagnostics` was left out (a placeholder): run again
+    /// with it ([`WholeStatePass::needed`] `with_diagnostics`).
+    NeedsDiagnostics,
+}
+
 /// What a [`WholeStatePass`] made of a state.
 pub struct WholeOutcome {
     pub state: Val,
@@ -1057,58 +1068,74 @@ impl WholeStatePass {
     /// The state keys the pass reads or writes: the keys needed whole, and for `readModel` and
     /// `subagents` when only some of their keys are needed, those keys. The re-sync after each
     /// patch reads `artifacts`, `evidence`, `hydration`, the subagents' `threads` (and writes
-    /// their status lists) and the read model's artifact and evidence refs; a failure writes
-    /// `diagnostics` and `hydration`.
-    pub fn needed(&self) -> (Vec<String>, Vec<(&'static str, Vec<String>)>) {
-        let mut whole: Vec<String> = ["artifacts", "evidence", "hydration", "diagnostics"]
+    /// their status lists) and the read model's artifact and evidence refs; the operations read
+    /// and write the keys their paths name. A failure writes `diagnostics`: it is needed only
+    /// `with_diagnostics` (without it, a run that fails says so: [`PassError::NeedsDiagnostics`]).
+    pub fn needed(
+        &self,
+        with_diagnostics: bool,
+    ) -> (Vec<String>, Vec<(&'static str, Vec<String>)>) {
+        let mut whole: Vec<String> = ["artifacts", "evidence", "hydration"]
             .into_iter()
             .map(str::to_string)
             .collect();
+        if with_diagnostics {
+            whole.push("diagnostics".into());
+        }
         let mut read_model: Option<Vec<String>> =
             Some(vec!["artifactRefs".into(), "evidenceRefs".into()]);
-        let mut subagents_whole = false;
-        for u in self.deltas.iter().flat_map(|d| d.units.iter()) {
-            match u.strip_prefix("readModel.") {
-                Some("*") => read_model = None,
-                Some(k) => {
-                    if let Some(list) = read_model.as_mut() {
-                        if !list.iter().any(|x| x == k) {
-                            list.push(k.to_string());
-                        }
-                    }
-                }
-                None if u == "subagents" => subagents_whole = true,
-                None => {
-                    if !whole.iter().any(|x| x == u) {
-                        whole.push(u.clone());
-                    }
-                }
-            }
-        }
-        let mut partial = Vec::new();
-        match read_model {
-            Some(keys) => partial.push(("readModel", keys)),
-            None => whole.push("readModel".into()),
-        }
-        if subagents_whole {
-            whole.push("subagents".into());
-        } else {
-            // The threads, and the keys the re-sync writes (to find them unchanged).
-            let keys = [
+        // The threads, and the keys the re-sync writes (to find them unchanged).
+        let mut subagents: Option<Vec<String>> = Some(
+            [
                 "threads",
                 "hasSubagents",
                 "activeThreadIds",
                 "completedThreadIds",
                 "failedThreadIds",
-            ];
-            partial.push(("subagents", keys.map(str::to_string).to_vec()));
+            ]
+            .map(str::to_string)
+            .to_vec(),
+        );
+        let add = |list: &mut Option<Vec<String>>, key: Option<&String>| match key {
+            None => *list = None,
+            Some(k) => {
+                if let Some(l) = list.as_mut() {
+                    if !l.contains(k) {
+                        l.push(k.clone());
+                    }
+                }
+            }
+        };
+        for d in &self.deltas {
+            let Ok(ops) = &d.ops else { continue };
+            for path in ops
+                .iter()
+                .flat_map(|op| std::iter::once(&op.path).chain(&op.from))
+            {
+                match path.first().map(String::as_str) {
+                    Some("readModel") => add(&mut read_model, path.get(1)),
+                    Some("subagents") => add(&mut subagents, path.get(1)),
+                    Some(root)
+                        if PATCHABLE_ROOTS.contains(&root) && !whole.iter().any(|x| x == root) =>
+                    {
+                        whole.push(root.to_string());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut partial = Vec::new();
+        for (key, list) in [("readModel", read_model), ("subagents", subagents)] {
+            match list {
+                Some(keys) => partial.push((key, keys)),
+                None => whole.push(key.into()),
+            }
         }
         (whole, partial)
     }
 
-    /// Run the deltas in order over `state` (§3.13.3, §3.13.4). `Err`: the reference throws
-    /// out of the function (a failure cannot be recorded: `diagnostics` is not an array).
-    pub fn run(&self, state: &Val) -> Result<WholeOutcome, String> {
+    /// Run the deltas in order over `state` (§3.13.3, §3.13.4).
+    pub fn run(&self, state: &Val) -> Result<WholeOutcome, PassError> {
         let lk = EventLookup {
             events: &[],
             pos_of_ext: &HashMap::default(),
@@ -1131,18 +1158,23 @@ impl WholeStatePass {
                     let (diag_id, failure) = failure_diagnostic(d, msg.clone());
                     let list = match doc.get("diagnostics") {
                         Some(Val::Arr(a)) => a,
+                        Some(Val::Event(_)) => return Err(PassError::NeedsDiagnostics),
                         Some(v @ Val::Null) | Some(v @ Val::Undef) => {
-                            return Err(format!(
+                            return Err(PassError::Throws(format!(
                                 "Cannot read properties of {} (reading 'filter')",
                                 type_of_nullish(v)
-                            ))
+                            )))
                         }
                         None => {
-                            return Err(
-                                "Cannot read properties of undefined (reading 'filter')".into()
-                            )
+                            return Err(PassError::Throws(
+                                "Cannot read properties of undefined (reading 'filter')".into(),
+                            ))
                         }
-                        Some(_) => return Err("state.diagnostics.filter is not a function".into()),
+                        Some(_) => {
+                            return Err(PassError::Throws(
+                                "state.diagnostics.filter is not a function".into(),
+                            ))
+                        }
                     };
                     let mut list: Vec<Val> = list
                         .iter()

@@ -21,7 +21,7 @@ use crate::projection::patch::{diff_patch, Patch};
 use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::ReadModelAccumulator;
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusFacts};
-use crate::projection::state_delta::WholeStatePass;
+use crate::projection::state_delta::{PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
 
@@ -315,12 +315,13 @@ impl WasmStateDeltaPass {
     }
 
     /// The state keys the pass needs: `{"keys": [...], "partial": {<key>: [...]}}`: keys needed
-    /// whole, and keys of which only the listed keys are needed.
-    pub fn needed(&self) -> String {
+    /// whole, and keys of which only the listed keys are needed. `diagnostics` is among them
+    /// only `with_diagnostics` (a failing delta writes it; `run` asks for it when it does).
+    pub fn needed(&self, with_diagnostics: bool) -> String {
         let (keys, partial) = self
             .inner
             .as_ref()
-            .map(WholeStatePass::needed)
+            .map(|p| p.needed(with_diagnostics))
             .unwrap_or_default();
         let mut parts = crate::contract::val::Obj::new();
         for (k, list) in &partial {
@@ -335,13 +336,18 @@ impl WasmStateDeltaPass {
 
     /// Run over the state in the input buffer (wire-encoded; keys not needed may be
     /// placeholders). Returns `{"applied", "error", "patch"}`: `patch` turns the given state
-    /// into the result (docs/design.md, "Patch protocol").
+    /// into the result (docs/design.md, "Patch protocol"); or `{"retry": true}` when a delta
+    /// failed and the state's `diagnostics` was a placeholder (run again with it).
     pub fn run(&self, len: usize) -> Result<String, JsError> {
         let state = Val::from_wire_json(&input_value(len)?);
         let Some(pass) = &self.inner else {
             return Err(JsError::new("Nothing to apply."));
         };
-        let out = pass.run(&state).map_err(|e| JsError::new(&e))?;
+        let out = match pass.run(&state) {
+            Ok(out) => out,
+            Err(PassError::NeedsDiagnostics) => return Ok("{\"retry\":true}".into()),
+            Err(PassError::Throws(e)) => return Err(JsError::new(&e)),
+        };
         let mut s = String::from("{\"applied\":");
         s.push_str(if out.applied { "true" } else { "false" });
         s.push_str(",\"error\":");

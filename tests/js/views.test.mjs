@@ -256,6 +256,9 @@ for (const c of deltaCases) {
       }
       assert.deepStrictEqual(result.state, expected);
       assert.equal(result.state.readModel, before.readModel);
+      // The subagents' lists the ops do not name come back as the same objects.
+      assert.equal(result.state.subagents.activities, before.subagents.activities);
+      assert.equal(result.state.subagents.delegationCalls, before.subagents.delegationCalls);
     }
   });
 }
@@ -287,6 +290,28 @@ test("views: state deltas that do not apply", { skip: deltaCases.length === 0 },
   assert.deepStrictEqual(failed.state.hydration, { ...state.hydration, status: "stale" });
   assert.equal(failed.state.subagents, state.subagents);
   assert.equal(failed.state.toolCalls, state.toolCalls);
+
+  // A failure found while applying (a test op that fails) is recorded the same way, by the
+  // single and the list form (the state's diagnostics cross only then).
+  const failing = {
+    ...delta,
+    id: "failing-delta",
+    payload: { target: "projection.subagents", patch: [{ op: "test", path: "/threads/0/status", value: "none" }] },
+  };
+  const once = api.applyAgentRuntimeStateDeltaToProjectionState(state, failing);
+  assert.equal(once.applied, false);
+  assert.equal(once.error, "JSON Patch test failed at /subagents/threads/0/status");
+  for (const result of [once.state, api.applyAgentRuntimeStateDeltasToProjectionState(state, [failing])]) {
+    assert.deepStrictEqual(result.diagnostics.at(-1), {
+      id: "state-delta:failing-delta",
+      sourceEventId: "failing-delta",
+      title: "state.delta apply failed",
+      detail: once.error,
+      status: "failed",
+    });
+    assert.deepStrictEqual(result.diagnostics.slice(0, -1), state.diagnostics);
+    assert.equal(result.subagents, state.subagents);
+  }
 
   const invalid = { ...delta, id: "invalid-delta", payload: { target: "projection" } };
   assert.equal(api.readAgentRuntimeStateDelta(invalid), undefined);

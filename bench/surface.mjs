@@ -8,8 +8,10 @@
 // agent-runtime-projection (their dist/ folders; bench/README.md, "Reference builds"); nothing of
 // it is kept here. Without it, only our timings are printed.
 //
-// A call is timed in rounds of repetitions, ours and the reference's alternating (so a change of
-// machine load hits both); its ratio is the median of the per-round ratios. Factories replay
+// Each side of a call first runs for a while (steady state: V8 optimizes hot WebAssembly
+// functions as it does hot JS). A call is then timed in rounds of repetitions, ours and the
+// reference's alternating (so a change of machine load hits both); its ratio is the median of
+// the per-round ratios. Factories replay
 // their recorded method calls on a fresh object each time. A function's time is the sum over its
 // recorded calls of their median times; its ratio weighs each call's ratio by the reference's
 // time for it. Functions without recorded calls are timed on the conformance fixtures' events.
@@ -100,6 +102,12 @@ const synthetic = {
   projectAppServerEvidenceExportToExecutionEvents: undefined,
 };
 
+/** Call `fn` for about `ms` milliseconds (at least 200 times). */
+function warm(fn, ms = quick ? 10 : 40) {
+  const start = performance.now();
+  for (let n = 0; n < 200 || performance.now() - start < ms; n++) sink = fn();
+}
+
 /** How many calls of `fn` take about 2 ms. */
 function calibrate(fn) {
   let reps = 1;
@@ -127,6 +135,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
  * a/b, the two timed in alternating rounds so that a change of machine load hits both.
  */
 function measurePair(a, b, budgetMs) {
+  // Steady state: each side runs for a while first, so that the engines have optimized what the
+  // call runs (V8 compiles a WebAssembly function with its optimizing tier only once it is hot,
+  // as it does JS; a function called a few hundred times is timed mostly before that).
+  warm(a);
+  if (b) warm(b);
   const repsA = calibrate(a);
   const repsB = b ? calibrate(b) : 0;
   const rounds = quick ? 5 : 11;

@@ -19,6 +19,7 @@ import {
 import { WireRef, applyPatch, encodeWire, parseWire, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
+import { runtimeView } from "./glue/templates.js";
 import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
 
 /**
@@ -89,7 +90,6 @@ const NO_SURFACE = SURFACES.length;
 const DEFAULT_SURFACE = RM.defaultSurface;
 
 const RESOLVED_FROM_KEY = RM.resolvedFromKey;
-const RUNTIME_VIEW_FIELDS = RULES.runtimeViewFields;
 const RUNTIME_STATUSES = RULES.runtimeStatuses;
 const STATE_DELTA_CLASS = RULES.stateDeltaClass;
 const SUPERSESSION_FIELDS = RULES.supersessionFields;
@@ -357,16 +357,6 @@ function oddKind(value) {
 /** A string field, or undefined (what the Rust side takes for each of the fields it reads). */
 function text(value) {
   return typeof value === "string" ? value : undefined;
-}
-
-/** The runtime status view: `status` and the event's fields (RUNTIME_VIEW_FIELDS). */
-function runtimeView(status, event) {
-  const view = { status };
-  for (let i = 0; i < RUNTIME_VIEW_FIELDS.length; i++) {
-    const [key, field] = RUNTIME_VIEW_FIELDS[i];
-    view[key] = event === undefined ? undefined : event[field];
-  }
-  return view;
 }
 
 export function createRuntimeStatusAccumulator() {

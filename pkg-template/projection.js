@@ -3,7 +3,6 @@
 // generator.js).
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
-  asRecord,
   call,
   callWithText,
   describe,
@@ -60,15 +59,19 @@ export function project(input, options) {
 
 export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const what = "projectAgentUiStateFromSessionSnapshot";
-  // Read as the reference reads it: `null` throws V8's own TypeError here, and of an input that
-  // is not an object (a number, an array, a function) its members are read.
+  // Read as the reference reads it, member by member: `null` throws V8's own TypeError here, a
+  // read model without an `events` list throws reading its `map`, a projection that is not an
+  // object throws reading its `source`.
   let events = input.executionEvents;
   if (events === undefined || events === null) {
-    const projections = input.readModel && input.readModel.events;
-    events = Array.isArray(projections) ? projections.map((p) => p && p.source) : [];
+    events = input.readModel?.events.map((projection) => projection.source) ?? [];
   }
   requireEventList(events, what);
-  const text = jsonText(asRecord(input), `${what}: input`);
+  let sourceCount = input.sourceCount;
+  if (sourceCount === undefined || sourceCount === null) sourceCount = input.readModel?.sourceCount;
+  // Only what the module reads crosses (not the read model's projections, which hold every
+  // event again, or its lists of them).
+  const text = jsonText({ executionEvents: events, sourceCount, messages: input.messages }, `${what}: input`);
   const state = parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
   linkSnapshotMessages(state, input.messages);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);

@@ -263,6 +263,22 @@ test("projection inputs are read as the reference reads them: input?.executionEv
   }
   // A null snapshot input throws V8's own TypeError reading it.
   assert.throws(() => snapshot(null), { name: "TypeError", message: "Cannot read properties of null (reading 'executionEvents')" });
+  // Without execution events, a snapshot's read model is read as the reference reads it: its
+  // projections' sources in order, its source count where the input has none; a read model
+  // without an events list throws reading its `map`, a projection that is no object reading its
+  // `source`.
+  const projections = readModel({ executionEvents: events }).events;
+  assert.deepStrictEqual(
+    snapshot({ readModel: { events: projections, sourceCount: 4 } }),
+    state({ executionEvents: events, sourceCount: 4 }),
+  );
+  assert.equal(snapshot({ sourceCount: 2, readModel: { events: [], sourceCount: 4 } }).readModel.sourceCount, 2);
+  assert.throws(() => snapshot({ readModel: {} }), { name: "TypeError", message: "Cannot read properties of undefined (reading 'map')" });
+  assert.throws(() => snapshot({ readModel: "x" }), { name: "TypeError", message: "Cannot read properties of undefined (reading 'map')" });
+  assert.throws(() => snapshot({ readModel: { events: [null] } }), {
+    name: "TypeError",
+    message: "Cannot read properties of null (reading 'source')",
+  });
 });
 
 test("arguments of the wrong type behave as in the reference: its result, or its own TypeError", () => {

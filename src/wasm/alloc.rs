@@ -542,6 +542,15 @@ impl Arena {
 /// the cache of shared literal strings (`Val::lit`, a thread-local) at its start and its stop.
 pub(crate) struct BatchArena(());
 
+/// Drop `value` through the arena when there is one (forgotten, its memory released at the
+/// arena's end, instead of walked block by block), else as usual.
+pub(crate) fn dispose<T>(arena: Option<&BatchArena>, value: T) {
+    match arena {
+        Some(a) => a.dispose(value),
+        None => drop(value),
+    }
+}
+
 /// An arena that no longer allocates; dropping it gives its chunks back to talc.
 pub(crate) struct StoppedArena(());
 

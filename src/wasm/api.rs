@@ -7,7 +7,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::alloc::BatchArena;
+use super::alloc::{dispose, BatchArena};
 use super::input::with_input;
 use crate::contract::val::Val;
 use crate::contract::{normalize, sequence, terminal, validation};
@@ -119,14 +119,6 @@ fn batch(
         result
     })?;
     Ok(out)
-}
-
-/// Drop `value` through the arena when there is one.
-fn dispose<T>(arena: Option<&BatchArena>, value: T) {
-    match arena {
-        Some(a) => a.dispose(value),
-        None => drop(value),
-    }
 }
 
 fn wire(v: &Val) -> String {

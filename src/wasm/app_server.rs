@@ -9,7 +9,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::alloc::BatchArena;
+use super::alloc::{dispose, BatchArena};
 use super::input::with_input;
 use crate::app_server::{self, FactsError};
 
@@ -59,15 +59,6 @@ fn facts_wire(
     let result = write(parsed.as_ref(), call, out, arena).map_err(|e| e.0);
     dispose(arena, parsed);
     result
-}
-
-/// Drop `value` through the arena when there is one (forgotten, its memory released at the
-/// arena's end, instead of walked block by block).
-fn dispose<T>(arena: Option<&BatchArena>, value: T) {
-    match arena {
-        Some(a) => a.dispose(value),
-        None => drop(value),
-    }
 }
 
 fn write(

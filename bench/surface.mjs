@@ -11,12 +11,11 @@
 // Each side of a call first runs for a while (steady state: V8 optimizes hot WebAssembly
 // functions as it does hot JS). A call is then timed in rounds of repetitions, ours and the
 // reference's alternating (so a change of machine load hits both); its ratio is the median of
-// the per-round ratios. Factories replay
-// their recorded method calls on a fresh object each time. A function's time is the sum over its
-// recorded calls of their median times; its ratio weighs each call's ratio by the reference's
-// time for it. Functions without recorded calls are timed on the conformance fixtures' events.
-// Prints a table per function: ours, the reference's, and the ratio (ours / reference; > 1 is
-// slower), then the functions over 2x.
+// the per-round ratios. Factories replay their recorded method calls on a fresh object each
+// time. A function's time is the sum over its recorded calls of their median times; its ratio
+// weighs each call's ratio by the reference's time for it. Functions without recorded calls are
+// timed on the conformance fixtures' events. Prints a table per function: ours, the
+// reference's, and the ratio (ours / reference; > 1 is slower), then the functions over 2x.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -102,10 +101,10 @@ const synthetic = {
   projectAppServerEvidenceExportToExecutionEvents: undefined,
 };
 
-/** Call `fn` for about `ms` milliseconds (at least 200 times). */
+/** Call `fn` for about `ms` milliseconds (at least 20 times). */
 function warm(fn, ms = quick ? 10 : 40) {
   const start = performance.now();
-  for (let n = 0; n < 200 || performance.now() - start < ms; n++) sink = fn();
+  for (let n = 0; n < 20 || performance.now() - start < ms; n++) sink = fn();
 }
 
 /** How many calls of `fn` take about 2 ms. */

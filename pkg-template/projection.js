@@ -14,6 +14,7 @@ import {
   redactOption,
   redactText,
   requireEventList,
+  sourceCountText,
   strictOption,
 } from "./boundary.js";
 import {
@@ -57,23 +58,37 @@ export function project(input, options) {
   return projectAgentUiState(input, options);
 }
 
+/** A snapshot's events when it has no execution events, read as the reference reads them. */
+function eventsOfReadModel(readModel) {
+  // V8 names the expression in its TypeErrors: `readModel?.events.map is not a function`, and a
+  // projection that is no object throws reading its `source`.
+  return readModel?.events.map((projection) => projection.source) ?? [];
+}
+
+/**
+ * A snapshot's transcript messages, read as the reference reads them (`input.messages?.map`: a
+ * value without a `map` method throws V8's own TypeError naming it): a copy of the list, holes
+ * kept, the messages themselves the caller's.
+ */
+function messagesOf(input) {
+  return input.messages?.map((message) => message);
+}
+
 export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const what = "projectAgentUiStateFromSessionSnapshot";
-  // Read as the reference reads it, member by member: `null` throws V8's own TypeError here, a
-  // read model without an `events` list throws reading its `map`, a projection that is not an
-  // object throws reading its `source`.
-  let events = input.executionEvents;
-  if (events === undefined || events === null) {
-    events = input.readModel?.events.map((projection) => projection.source) ?? [];
-  }
+  // Each member read once, in the reference's order (`null` throws V8's own TypeError here);
+  // the module gets what the snapshot resolves to, not the read model's projections and lists,
+  // which hold every event again.
+  const events = input.executionEvents ?? eventsOfReadModel(input.readModel);
+  const sourceCount = input.sourceCount ?? input.readModel?.sourceCount;
   requireEventList(events, what);
-  let sourceCount = input.sourceCount;
-  if (sourceCount === undefined || sourceCount === null) sourceCount = input.readModel?.sourceCount;
-  // Only what the module reads crosses (not the read model's projections, which hold every
-  // event again, or its lists of them).
-  const text = jsonText({ executionEvents: events, sourceCount, messages: input.messages }, `${what}: input`);
-  const state = parseWire(callWithText(what, text, (len) => wasm.project_from_session_snapshot(len)), events);
-  linkSnapshotMessages(state, input.messages);
+  const messages = messagesOf(input);
+  // The source count crosses as every projection's does (`sourceCountText`; none: 0).
+  const count = sourceCountText(sourceCount);
+  const text = jsonText({ executionEvents: events, messages }, `${what}: input`);
+  const sent = count === undefined ? text : `${text.slice(0, -1)},"sourceCount":${count}}`;
+  const state = parseWire(callWithText(what, sent, (len) => wasm.project_from_session_snapshot(len)), events);
+  linkSnapshotMessages(state, messages);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 

@@ -600,6 +600,8 @@ function runDeltaPass(pass, state, what) {
   // `diagnostics` crosses only when a delta fails (the pass asks for it then).
   let out = deltaPassOver(pass, state, what, false);
   if (out.retry === true) out = deltaPassOver(pass, state, what, true);
+  // The second run has them: asking again would be a fault of the package, said as such.
+  if (out.retry === true) throw new Error(`${what}: internal error: the delta pass asked twice for the state's diagnostics`);
   return out;
 }
 

@@ -2,57 +2,18 @@
 //! `projectAgentUiStateFromSessionSnapshot`).
 //!
 //! A snapshot carries execution events, or a saved read model whose entries hold the events as
-//! `source`, and optionally the transcript messages. The state is the batch projection of the
-//! events; transcript messages, when there are any, replace the event-derived `messages`.
+//! `source`, and optionally the transcript messages. Which events and which source count it
+//! holds (`executionEvents ?? readModel.events[*].source`, `sourceCount ??
+//! readModel.sourceCount`) is read from the caller's own object by the JS wrapper, as the
+//! reference reads it (its property reads and their TypeErrors); this module projects them. The
+//! state is the batch projection of the events; transcript messages, when there are any, replace
+//! the event-derived `messages`.
 
 use serde_json::Value;
 
 use crate::contract::event::EventError;
 use crate::contract::js::{has_content, js_number_to_string};
 use crate::contract::val::{Obj, Val};
-
-/// Which list `Val::Event(i)` in the projected state refers to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnapshotEventList {
-    /// `input.executionEvents[i]`.
-    ExecutionEvents,
-    /// `input.readModel.events[i].source`.
-    ReadModelSources,
-}
-
-/// The events to project: `executionEvents` unless nullish (an explicit `[]` wins), else the
-/// read model's `events[*].source`, else none.
-pub fn snapshot_events(input: &Value) -> (Vec<Value>, SnapshotEventList) {
-    match input.get("executionEvents") {
-        Some(v) if !v.is_null() => (
-            v.as_array().cloned().unwrap_or_default(),
-            SnapshotEventList::ExecutionEvents,
-        ),
-        _ => {
-            let list = input
-                .get("readModel")
-                .and_then(|r| r.get("events"))
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .map(|p| p.get("source").cloned().unwrap_or(Value::Null))
-                        .collect()
-                })
-                .unwrap_or_default();
-            (list, SnapshotEventList::ReadModelSources)
-        }
-    }
-}
-
-/// `input.sourceCount ?? input.readModel?.sourceCount` (then `?? 0`), as the read model keeps
-/// it (see [`crate::projection::read_model::source_count_of`]).
-pub fn snapshot_source_count(input: &Value) -> Val {
-    let given = match input.get("sourceCount") {
-        Some(v) if !v.is_null() => Some(v),
-        _ => input.get("readModel").and_then(|r| r.get("sourceCount")),
-    };
-    crate::projection::read_model::source_count_of(given)
-}
 
 /// JS `String(v)` for the values a message id can hold.
 fn js_string(v: Option<&Value>) -> String {
@@ -109,15 +70,16 @@ pub fn snapshot_message_part(m: &Value) -> Val {
 /// A batch projection `project(events, sourceCount)`.
 pub type BatchProjection<'a> = &'a dyn Fn(&[Value], Val) -> Result<Val, EventError>;
 
-/// The snapshot state given a batch projection `project(events, sourceCount)`.
+/// The snapshot state of `events` (with `source_count`) and the transcript `messages` (any
+/// value; only an array has parts), given a batch projection `project(events, sourceCount)`.
 pub fn project_from_session_snapshot_with(
-    input: &Value,
+    events: &[Value],
+    source_count: Val,
+    messages: Option<&Value>,
     project: BatchProjection<'_>,
 ) -> Result<Val, EventError> {
-    let (events, _) = snapshot_events(input);
-    let state = project(&events, snapshot_source_count(input))?;
-    let parts: Vec<Val> = input
-        .get("messages")
+    let state = project(events, source_count)?;
+    let parts: Vec<Val> = messages
         .and_then(Value::as_array)
         .map(|a| a.iter().map(snapshot_message_part).collect())
         .unwrap_or_default();
@@ -134,11 +96,20 @@ pub fn project_from_session_snapshot_with(
     })
 }
 
-/// `projectAgentUiStateFromSessionSnapshot(input)` with the crate's batch projection, compact
-/// (`Val::Event(i)` and the templates' objects stand for the i-th event of the list
-/// `snapshot_events` selects, which the receiver has).
-pub fn project_from_session_snapshot(input: &Value) -> Result<Val, EventError> {
-    project_from_session_snapshot_with(input, &crate::projection::projector::project_compact)
+/// `projectAgentUiStateFromSessionSnapshot` of the events and source count a snapshot resolves
+/// to, with the crate's batch projection, compact (`Val::Event(i)` and the templates' objects
+/// stand for `events[i]`, which the receiver has).
+pub fn project_from_session_snapshot(
+    events: &[Value],
+    source_count: Val,
+    messages: Option<&Value>,
+) -> Result<Val, EventError> {
+    project_from_session_snapshot_with(
+        events,
+        source_count,
+        messages,
+        &crate::projection::projector::project_compact,
+    )
 }
 
 #[cfg(test)]
@@ -156,15 +127,16 @@ mod tests {
     }
 
     #[test]
-    fn events_from_read_model_and_messages_replace_parts() {
-        let input = json!({
-            "readModel": {"sourceCount": 2, "events": [{"source": {"id": "a"}}, {"source": {"id": "b"}}]},
-            "messages": [{"id": "m1", "role": "  ", "text": "hi", "refs": ["r"]}, {"id": 7, "content": null}]
-        });
-        let (events, list) = snapshot_events(&input);
-        assert_eq!(events.len(), 2);
-        assert_eq!(list, SnapshotEventList::ReadModelSources);
-        let s = project_from_session_snapshot_with(&input, &fake_project).unwrap_or_default();
+    fn messages_replace_the_parts() {
+        let events = vec![json!({"id": "a"}), json!({"id": "b"})];
+        let messages = json!([{"id": "m1", "role": "  ", "text": "hi", "refs": ["r"]}, {"id": 7, "content": null}]);
+        let s = project_from_session_snapshot_with(
+            &events,
+            Val::Num(2.0),
+            Some(&messages),
+            &fake_project,
+        )
+        .unwrap_or_default();
         assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(2.0));
         assert_eq!(s.get("sourceCount").and_then(Val::as_f64), Some(2.0));
         let keys: Vec<&str> = s.as_obj().map(|o| o.keys().collect()).unwrap_or_default();
@@ -190,13 +162,22 @@ mod tests {
     }
 
     #[test]
-    fn explicit_empty_execution_events_win() {
-        let input =
-            json!({"executionEvents": [], "readModel": {"events": [{"source": {"id": "a"}}]}});
-        let (events, list) = snapshot_events(&input);
-        assert!(events.is_empty());
-        assert_eq!(list, SnapshotEventList::ExecutionEvents);
-        let s = project_from_session_snapshot_with(&input, &fake_project).unwrap_or_default();
-        assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(0.0));
+    fn no_messages_keep_the_projection() {
+        for messages in [
+            None,
+            Some(json!([])),
+            Some(json!("x")),
+            Some(json!({"0": {"id": 1}})),
+        ] {
+            let s = project_from_session_snapshot_with(
+                &[],
+                Val::Num(0.0),
+                messages.as_ref(),
+                &fake_project,
+            )
+            .unwrap_or_default();
+            let got = s.get("messages").cloned().unwrap_or(Val::Undef);
+            assert!(deep_equal(&got, &Val::arr(vec![])), "{messages:?}");
+        }
     }
 }

@@ -967,7 +967,8 @@ pub fn index_key(k: &str) -> bool {
 ///
 /// The caller hands over only the state keys [`WholeStatePass::needed`] names; every other key
 /// (at the top level, and in the read model and the subagents model) may stand for itself as a
-/// placeholder (`Val::Event`), which the pass never reads.
+/// placeholder (`Val::Event`), which the pass never reads; `diagnostics` is one unless asked
+/// for, and a failing delta, which writes it, stops the run ([`PassError::NeedsDiagnostics`]).
 pub struct WholeStatePass {
     deltas: Vec<Prepared>,
 }
@@ -1096,31 +1097,38 @@ impl WholeStatePass {
             .map(str::to_string)
             .to_vec(),
         );
-        let add = |list: &mut Option<Vec<String>>, key: Option<&String>| match key {
+        // A key of the model (`None`: the whole model).
+        let add = |list: &mut Option<Vec<String>>, key: Option<&str>| match key {
             None => *list = None,
             Some(k) => {
                 if let Some(l) = list.as_mut() {
-                    if !l.contains(k) {
-                        l.push(k.clone());
+                    if !l.iter().any(|x| x == k) {
+                        l.push(k.to_string());
                     }
                 }
             }
         };
         for d in &self.deltas {
+            for u in &d.units {
+                match u.strip_prefix("readModel.") {
+                    Some("*") => read_model = None,
+                    Some(k) => add(&mut read_model, Some(k)),
+                    // Its keys are those the operations' paths name (below).
+                    None if u == "subagents" => {}
+                    None => {
+                        if !whole.contains(u) {
+                            whole.push(u.clone());
+                        }
+                    }
+                }
+            }
             let Ok(ops) = &d.ops else { continue };
             for path in ops
                 .iter()
                 .flat_map(|op| std::iter::once(&op.path).chain(&op.from))
             {
-                match path.first().map(String::as_str) {
-                    Some("readModel") => add(&mut read_model, path.get(1)),
-                    Some("subagents") => add(&mut subagents, path.get(1)),
-                    Some(root)
-                        if PATCHABLE_ROOTS.contains(&root) && !whole.iter().any(|x| x == root) =>
-                    {
-                        whole.push(root.to_string());
-                    }
-                    _ => {}
+                if path.first().map(String::as_str) == Some("subagents") {
+                    add(&mut subagents, path.get(1).map(String::as_str));
                 }
             }
         }

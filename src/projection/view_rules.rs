@@ -511,7 +511,8 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///  "runtimeStatuses", "stateDeltaClass", "supersessionFields", "stateDeltaRecordKey",
 ///  "stateDeltaPatchKeys", "refViews": [[stateKey, idsField]...],
 ///  "stateDeltaOps": [[op, member, string]...],
-///  "runtimeViewFields": [[viewKey, eventField]...],
+///  "runtimeViewFields": [[viewKey, eventField]...] (read by the package build, which writes the
+///    runtime status view as an object literal: scripts/assemble-pkg.mjs),
 ///  "subagents": {"threadFields", "threadPayloadKeys"},
 ///  "toolProjection": {"surfaces", "kinds", "classPrefixes", "phases", "fields"},
 ///  "coding": {"classPrefixes", "classes", "profile": [key, value], "turnPrefix"},

@@ -361,14 +361,25 @@ pub fn project_read_model(
     })
 }
 
-/// `projectAgentUiStateFromSessionSnapshot(input)`; `Val::Event(i)` is the i-th event of the
-/// list the snapshot resolves to (executionEvents, else readModel.events[*].source).
+/// `projectAgentUiStateFromSessionSnapshot(input)` of what the snapshot resolves to, as the
+/// wrapper reads it from the caller's object: the input buffer holds `{"executionEvents": [...],
+/// "sourceCount"?: <as given>, "messages"?: <as given>}` (no `sourceCount`: 0).
+/// `Val::Event(i)` is `executionEvents[i]`.
 #[wasm_bindgen]
 pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
     batch(len, len, |text, out, arena| {
         let input = crate::contract::json::parse_value(text)
             .map_err(|e| format!("Invalid JSON input: {e}"))?;
-        let state = snapshot::project_from_session_snapshot(&input);
+        let events = input
+            .get("executionEvents")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let source_count = input
+            .get("sourceCount")
+            .map_or(Val::Num(0.0), Val::from_json);
+        let state =
+            snapshot::project_from_session_snapshot(events, source_count, input.get("messages"));
         if let Ok(s) = &state {
             s.write_json(out);
         }

@@ -275,6 +275,22 @@ test("projection inputs are read as the reference reads them: input?.executionEv
   assert.equal(snapshot({ sourceCount: 2, readModel: { events: [], sourceCount: 4 } }).readModel.sourceCount, 2);
   assert.throws(() => snapshot({ readModel: {} }), { name: "TypeError", message: "Cannot read properties of undefined (reading 'map')" });
   assert.throws(() => snapshot({ readModel: "x" }), { name: "TypeError", message: "Cannot read properties of undefined (reading 'map')" });
+  assert.throws(() => snapshot({ readModel: { events: "ab" } }), {
+    name: "TypeError",
+    message: "readModel?.events.map is not a function",
+  });
+  // Execution events win when not nullish (an empty list too); each member is read once.
+  assert.deepStrictEqual(snapshot({ executionEvents: [], readModel: { events: projections } }), state({}));
+  let reads = 0;
+  const counted = { executionEvents: events, get messages() { reads++; return [{ id: "m", text: "t", refs: [reads] }]; } };
+  assert.deepStrictEqual(snapshot(counted).messages[0].refs, [1]);
+  assert.equal(reads, 1);
+  for (const messages of ["text", { id: "m" }, 5]) {
+    assert.throws(() => snapshot({ executionEvents: [], messages }), {
+      name: "TypeError",
+      message: "input.messages?.map is not a function",
+    });
+  }
   assert.throws(() => snapshot({ readModel: { events: [null] } }), {
     name: "TypeError",
     message: "Cannot read properties of null (reading 'source')",

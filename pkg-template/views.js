@@ -53,7 +53,8 @@ const ACTION_KIND_KEY = RM.actionKindKey;
 const TARGET_MODULE_KEY = RM.targetModuleKey;
 const CONTROLS_KEY = RM.controlsKey;
 const CONTROL_LABEL_PREFIX = RM.controlLabelPrefix;
-const ACTION_CLASSES = [ACTION_REQUIRED_CLASS, ...RM.actionTerminalClasses];
+const ACTION_TERMINAL_CLASSES = RM.actionTerminalClasses;
+const ACTION_CLASSES = [ACTION_REQUIRED_CLASS, ...ACTION_TERMINAL_CLASSES];
 // Every action rule, and the fallback, as objects of one shape (one hidden class to read).
 const actionRule = (rule) => ({
   actionKinds: rule.actionKinds ?? [],
@@ -367,6 +368,19 @@ export function createRuntimeStatusAccumulator() {
     apply(event) {
       check();
       requireEvent(event, `${what}.apply`);
+      // The reference lower-cases the status, then the class, of every event that does not
+      // resolve an action (`actionTerminalClasses`): a value of another type throws there, with
+      // V8's own message, and the event changes nothing.
+      const eventClass = event.eventClass;
+      if (indexIn(ACTION_TERMINAL_CLASSES, eventClass) < 0) {
+        const given = event.status;
+        if (given !== undefined && given !== null && typeof given !== "string") {
+          throw new TypeError('(value ?? "").trim is not a function');
+        }
+        if (eventClass !== undefined && eventClass !== null && typeof eventClass !== "string") {
+          throw new TypeError("eventClass?.trim is not a function");
+        }
+      }
       const payload = event.payload;
       const from =
         payload !== null && typeof payload === "object" && !Array.isArray(payload)

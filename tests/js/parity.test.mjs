@@ -349,6 +349,22 @@ test("runtimeStatusForEvents throws where the reference's scan reaches a status 
   assert.equal(api.runtimeStatusForEvents([at(0), resolved]).status, "running");
 });
 
+test("the runtime status accumulator throws where the reference lower-cases a status or class it cannot", () => {
+  const acc = api.createRuntimeStatusAccumulator();
+  const event = (extra) => ({ id: "e1", kind: "turn", eventClass: "turn.started", status: "running", ...extra });
+  const statusError = { name: "TypeError", message: '(value ?? "").trim is not a function' };
+  for (const status of [5, true, ["running"], { s: 1 }]) assert.throws(() => acc.apply(event({ status })), statusError);
+  assert.throws(() => acc.apply(event({ eventClass: 5, status: 7 })), statusError);
+  for (const eventClass of [5, ["turn.failed"]]) {
+    assert.throws(() => acc.apply(event({ eventClass })), { name: "TypeError", message: "eventClass?.trim is not a function" });
+  }
+  // An event that resolves an action is read before any string method; a thrown event changed
+  // nothing.
+  assert.equal(acc.apply(event({ eventClass: "action.resolved", actionId: "a1", status: 5 })).status, "idle");
+  assert.equal(acc.apply(event({ status: null, eventClass: undefined })).status, "idle");
+  assert.equal(acc.apply(event()).status, "running");
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -129,12 +129,6 @@ export function replayAgentUiFixture(fixture) {
   return replay;
 }
 
-export function normalizeRuntimeEvent(event) {
-  const what = "normalizeRuntimeEvent";
-  const text = jsonText(event, `${what}: event`);
-  return JSON.parse(call(what, () => wasm.normalize_runtime_event(putText(text))));
-}
-
 /** A deterministic realistic event stream (`n` events, `seed`, generator options). */
 export function generateRuntimeEvents(n, seed = 1, options = {}) {
   const what = "generateRuntimeEvents";

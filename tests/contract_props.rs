@@ -1,9 +1,8 @@
-//! Robustness: arbitrary JSON (nesting up to 64) through every validator, the sequence
-//! verifier and the normalizer never panics; deep values built in code do not overflow the
+//! Robustness: arbitrary JSON (nesting up to 64) through every validator and the sequence
+//! verifier never panics; deep values built in code do not overflow the
 //! stack; the stringify-length helper agrees with a real serializer.
 
 use agent_runtime_projection::contract::js::json_stringify_len;
-use agent_runtime_projection::contract::normalize::normalize_runtime_event;
 use agent_runtime_projection::contract::sequence::{
     verify_runtime_event_sequence, SequenceVerifier,
 };
@@ -131,7 +130,6 @@ fn run_everything(v: &Value) {
     for x in &all {
         let _ = x.to_val().to_json();
     }
-    let _ = normalize_runtime_event(v);
 }
 
 proptest! {

@@ -6,7 +6,6 @@
 //! `write_fuzz_seeds` (ignored) regenerates the committed seed corpus in `fuzz/corpus/`:
 //! `cargo test --test hostile_props -- --ignored write_fuzz_seeds`.
 
-use agent_runtime_projection::contract::normalize::normalize_runtime_event;
 use agent_runtime_projection::contract::redact::{redact_secrets, REDACTED};
 use agent_runtime_projection::contract::sequence::verify_runtime_event_sequence;
 use agent_runtime_projection::contract::validation::{
@@ -170,7 +169,6 @@ proptest! {
             let _ = collect_fixture_issues(&v, path);
             let _ = collect_capability_manifest_issues(&v, path);
         }
-        let _ = normalize_runtime_event(&v);
         if let Value::Array(a) = &v {
             let _ = verify_runtime_event_sequence(a);
         }

@@ -1,5 +1,5 @@
 //! Arbitrary bytes -> JSON -> every contract validator, the sequence verifier (batch and
-//! push-by-push), `normalizeRuntimeEvent` and the subagents model. Nothing may panic, and
+//! push-by-push) and the subagents model. Nothing may panic, and
 //! the verifier's batch result must equal its incremental one.
 //!
 //! The same bytes as text go through the text fast path of the list validators (a JSON array
@@ -8,7 +8,6 @@
 #![no_main]
 
 use agent_runtime_projection::contract::json::{parse_value, Parsed};
-use agent_runtime_projection::contract::normalize::normalize_runtime_event;
 use agent_runtime_projection::contract::redact::redact_secrets;
 use agent_runtime_projection::contract::sequence::{
     verify_runtime_event_sequence, violations_to_val, SequenceVerifier,
@@ -105,7 +104,6 @@ fuzz_target!(|data: &[u8]| {
             assert!(issues.iter().all(|i| i.path.starts_with(path)));
         }
     }
-    let _ = normalize_runtime_event(&v);
     if let Value::Array(events) = &v {
         let batch = verify_runtime_event_sequence(events);
         let mut verifier = SequenceVerifier::new();

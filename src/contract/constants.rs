@@ -144,6 +144,15 @@ pub fn constants_json() -> String {
     write_json_str_list(&AGENT_UI_EVENT_CLASSES, &mut s);
     s.push_str(",\"legacyTerminalClasses\":");
     write_json_str_list(&LEGACY_RUNTIME_TURN_TERMINAL_EVENT_CLASSES, &mut s);
+    // The scope ids (and the phase) the canonical envelope carries under the same name: the
+    // event model's fields marked `scope`, for the wrapper's `normalizeRuntimeEvent`.
+    s.push_str(",\"envelopeScopeFields\":");
+    let scope: Vec<&str> = super::event_model::EVENT_MODEL
+        .iter()
+        .filter(|f| f.scope)
+        .map(|f| f.name)
+        .collect();
+    write_json_str_list(&scope, &mut s);
     s.push_str(",\"schemaFiles\":");
     write_json_str_map(
         SCHEMA_FILES.iter().map(|(short, file, _)| (*short, *file)),

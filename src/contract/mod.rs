@@ -9,7 +9,6 @@ pub mod fxhash;
 pub mod js;
 pub mod json;
 pub mod names;
-pub mod normalize;
 pub mod order;
 pub mod redact;
 pub mod sequence;

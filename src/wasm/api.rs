@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::alloc::{dispose, BatchArena};
 use super::input::with_input;
 use crate::contract::val::Val;
-use crate::contract::{normalize, sequence, terminal, validation};
+use crate::contract::{sequence, terminal, validation};
 use crate::projection::{replay, snapshot, subagents};
 
 /// Copy `text` into the input buffer; returns its length in bytes (the binding tests' way in;
@@ -283,14 +283,6 @@ pub fn is_runtime_settled_status_value(v: Option<String>) -> bool {
 #[wasm_bindgen]
 pub fn runtime_status_for_terminal_event_class(v: Option<String>) -> Option<String> {
     terminal::runtime_status_for_terminal_event_class(v.as_deref()).map(|s| s.to_string())
-}
-
-/// `normalizeRuntimeEvent(event)`: the normalized event as JSON text.
-#[wasm_bindgen]
-pub fn normalize_runtime_event(len: usize) -> Result<String, JsError> {
-    let v = parse_input(len)?;
-    serde_json::to_string(&normalize::normalize_runtime_event(&v))
-        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// Input from which a batch projection reads its events one at a time

@@ -16,7 +16,7 @@ use super::view_rules::{
 };
 use crate::contract::event::Ev;
 use crate::contract::js::{is_js_whitespace, js_lower, js_trim, utf16_len, utf16_prefix};
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::{deep_equal, Obj, Val};
 
 type Rec = Map<String, Value>;
 
@@ -1461,16 +1461,19 @@ pub fn project_coding_workbench_view_of(
         project_actions,
         refs,
     );
+    // `codingEvents.some((event) => event.id === diagnostic.sourceEventId)`: a string id by its
+    // value (through the set); any other as JS compares it, a primitive by value, a record or a
+    // list by identity, here by value (a diagnostic's source id is its own event's id).
     let coding_ids: HashSet<&str> = coding.iter().filter_map(|e| e.id()).collect();
     let diagnostics: Vec<Val> = state
         .get("diagnostics")
         .and_then(Val::as_arr)
         .unwrap_or(&[])
         .iter()
-        .filter(|d| {
-            d.get("sourceEventId")
-                .and_then(Val::as_str)
-                .is_some_and(|s| coding_ids.contains(s))
+        .filter(|d| match d.get("sourceEventId").unwrap_or(&Val::Undef) {
+            Val::Str(s) => coding_ids.contains(&**s),
+            Val::Num(n) if n.is_nan() => false,
+            sid => coding.iter().any(|e| deep_equal(&field(*e, "id"), sid)),
         })
         .cloned()
         .collect();

@@ -365,6 +365,18 @@ test("the runtime status accumulator throws where the reference lower-cases a st
   assert.equal(acc.apply(event()).status, "running");
 });
 
+test("a coding view keeps the diagnostics of its coding events whatever their ids", () => {
+  // The reference matches a diagnostic to a coding event with `===`: ids that are no strings
+  // (a list, a number, none) keep their diagnostics too.
+  const blocked = { kind: "sandbox", status: "blocked", eventClass: "sandbox.blocked", title: "Sandbox blocked", turnId: "t", createdAt: T };
+  const ids = [[1, 2], 7, undefined, "s", { a: 1 }];
+  const events = ids.map((id, i) => ({ ...blocked, id, sequence: i + 1 }));
+  const fromEvents = api.projectCodingWorkbenchViewFromEvents({ executionEvents: events });
+  assert.deepStrictEqual(fromEvents.diagnostics.map((d) => d.sourceEventId), ids);
+  const fromState = api.projectCodingWorkbenchView(api.projectAgentUiState({ executionEvents: events }));
+  assert.deepStrictEqual(fromState.diagnostics.map((d) => d.sourceEventId), ids);
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

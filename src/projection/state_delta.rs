@@ -688,6 +688,9 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
             // Equal numbers (0 and -0 too) print the same, distinct ones differently.
             Val::Num(n) => Some(format!("d{}", js_number_to_string(*n))),
             Val::Str(s) => Some(format!("s{s}")),
+            // A record or a list: the reference's Map compares it by identity; here by its text,
+            // as a view and the read model's list hold the same event's value.
+            Val::Obj(_) | Val::Arr(_) => Some(format!("o{}", v.to_json())),
             _ => None,
         }
     };

@@ -377,6 +377,26 @@ test("a coding view keeps the diagnostics of its coding events whatever their id
   assert.deepStrictEqual(fromState.diagnostics.map((d) => d.sourceEventId), ids);
 });
 
+test("a state delta's re-sync of ref views matches an id that is no string to its own view", () => {
+  // The reference keys its views by id in a Map: the view of a record id and the read model's
+  // entry are the same event's value, so no second view is made for it.
+  const artifact = { id: "a", kind: "draft", status: "completed", eventClass: "artifact.changed", title: "Saved", artifactRefs: [{}], sequence: 1, createdAt: T };
+  const delta = {
+    id: "d",
+    kind: "state",
+    status: "completed",
+    eventClass: "state.delta",
+    sequence: 2,
+    createdAt: T,
+    payload: { target: "projection.artifacts", patch: [{ op: "add", path: "/0/preview", value: "p" }] },
+  };
+  const state = api.projectAgentUiState({ executionEvents: [artifact, delta] });
+  assert.deepStrictEqual(state.artifacts.map((view) => [view.id, view.preview]), [[{}, "p"]]);
+  const before = api.projectAgentUiState({ executionEvents: [artifact] });
+  const after = api.applyAgentRuntimeStateDeltaToProjectionState(before, delta);
+  assert.deepStrictEqual(after.state.artifacts.map((view) => [view.id, view.preview]), [[{}, "p"]]);
+});
+
 const fixtureCases = hasReference ? listReference("parity", "fixtures") : [];
 const streamCases = hasReference ? listReference("parity", "streams") : [];
 

@@ -592,13 +592,11 @@ pub const READ_MODEL_KEYS: [&str; 8] = [
     "taskRefs",
 ];
 
-/// A read model's `sourceCount` from the value given (`input?.sourceCount ?? 0`): any value but
-/// `null` and `undefined` as it is, a string or a record too, as the reference keeps it.
+/// A read model's `sourceCount` from the value given (`input?.sourceCount ?? 0`): none gives 0,
+/// any value is kept as it is, a string or a record too, as the reference keeps it. (The wrapper
+/// sends none for `null` and `undefined`; a `null` here is what JSON made of `NaN`.)
 pub fn source_count_of(given: Option<&Value>) -> Val {
-    match given {
-        None | Some(Value::Null) => Val::Num(0.0),
-        Some(v) => Val::from_json(v),
-    }
+    given.map_or(Val::Num(0.0), Val::from_json)
 }
 
 /// `projectAgentRuntimeReadModel({executionEvents, sourceCount})`: the read model alone.

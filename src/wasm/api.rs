@@ -95,10 +95,10 @@ fn at(err: (usize, crate::contract::event::Odd)) -> String {
 /// model keeps it (any value: a string, a record, `null` too, which the wrapper sends only where
 /// the reference keeps it).
 pub(crate) fn source_count(json: Option<String>) -> Result<Val, JsError> {
-    match json {
-        None => Ok(Val::Num(0.0)),
-        Some(t) => parse(&t).map(|v| Val::from_json(&v)),
-    }
+    let given = json.map(|t| parse(&t)).transpose()?;
+    Ok(crate::projection::read_model::source_count_of(
+        given.as_ref(),
+    ))
 }
 
 /// Run a batch over the input text inside a [`BatchArena`]: `f` parses and projects, writes
@@ -367,9 +367,7 @@ pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        let source_count = input
-            .get("sourceCount")
-            .map_or(Val::Num(0.0), Val::from_json);
+        let source_count = crate::projection::read_model::source_count_of(input.get("sourceCount"));
         let state =
             snapshot::project_from_session_snapshot(events, source_count, input.get("messages"));
         if let Ok(s) = &state {

@@ -21,6 +21,16 @@ import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
 import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
+import {
+  RECOVERY_RULES,
+  actionKindOf,
+  actionRuleFor,
+  projectActions,
+  projectAgentRuntimeAction,
+  targetModuleOf,
+} from "./actions.js";
+
+export { projectAgentRuntimeAction };
 
 /**
  * A wasm-bindgen object made by `make` on the installed instance: `{inner, check}`, where
@@ -49,24 +59,8 @@ const DISPLAY_CLASSES = RM.classDisplayKeys.map(([eventClass]) => eventClass);
 const DISPLAY_KEYS = RM.classDisplayKeys.map(([, key]) => key);
 const ACTION_REQUIRED_CLASS = RM.actionRequiredClass;
 const ACTION_RESOLVED_KEY = RM.actionResolvedKey;
-const ACTION_KIND_KEY = RM.actionKindKey;
-const TARGET_MODULE_KEY = RM.targetModuleKey;
-const CONTROLS_KEY = RM.controlsKey;
-const CONTROL_LABEL_PREFIX = RM.controlLabelPrefix;
 const ACTION_TERMINAL_CLASSES = RM.actionTerminalClasses;
 const ACTION_CLASSES = [ACTION_REQUIRED_CLASS, ...ACTION_TERMINAL_CLASSES];
-// Every action rule, and the fallback, as objects of one shape (one hidden class to read).
-const actionRule = (rule) => ({
-  actionKinds: rule.actionKinds ?? [],
-  targetModules: rule.targetModules ?? [],
-  labelKey: rule.labelKey,
-  decision: rule.decision,
-  defaultActionKind: rule.defaultActionKind ?? "",
-  inputSourceRecovery: rule.inputSourceRecovery ?? false,
-});
-const ACTION_RULES = RM.actionRules.map(actionRule);
-const FALLBACK_ACTION = actionRule(RM.fallbackAction);
-const RECOVERY_RULES = ACTION_RULES.filter((rule) => rule.inputSourceRecovery);
 
 function indexIn(list, value) {
   for (let i = 0; i < list.length; i++) if (list[i] === value) return i;
@@ -125,30 +119,6 @@ const MCP_OPERATIONS = MCP.operationRules.map((rule) => ({
 // ---------------------------------------------------------------------------------------------
 // Read model: per-event helpers
 
-function payloadText(event, key) {
-  const payload = event.payload;
-  const value = payload === undefined || payload === null ? undefined : payload[key];
-  return typeof value === "string" ? value : "";
-}
-
-// The two payload fields every action rule reads, read by name: a named property read is much
-// cheaper than a computed one on payloads of many shapes. The tables must name the same fields.
-if (ACTION_KIND_KEY !== "actionKind" || TARGET_MODULE_KEY !== "targetModule") {
-  throw new Error("views.js: the rule tables read other payload fields than actionKind and targetModule");
-}
-
-function actionKindOf(event) {
-  const payload = event.payload;
-  const value = payload === undefined || payload === null ? undefined : payload.actionKind;
-  return typeof value === "string" ? value : "";
-}
-
-function targetModuleOf(event) {
-  const payload = event.payload;
-  const value = payload === undefined || payload === null ? undefined : payload.targetModule;
-  return typeof value === "string" ? value : "";
-}
-
 export function agentEventStatusKey(status) {
   const i = indexIn(STATUSES, status);
   return i < 0 ? DEFAULT_STATUS_KEY : STATUS_KEYS[i];
@@ -169,29 +139,6 @@ export function agentEventActionKind(event) {
 
 export function agentEventTargetModule(event) {
   return targetModuleOf(event);
-}
-
-function actionRuleFor(actionKind, targetModule, rules) {
-  for (let i = 0; i < rules.length; i++) {
-    const rule = rules[i];
-    const kinds = rule.actionKinds;
-    for (let j = 0; j < kinds.length; j++) if (kinds[j] === actionKind) return rule;
-    const modules = rule.targetModules;
-    for (let j = 0; j < modules.length; j++) if (modules[j] === targetModule) return rule;
-  }
-  return undefined;
-}
-
-export function projectAgentRuntimeAction(event) {
-  const actionKind = actionKindOf(event);
-  const targetModule = targetModuleOf(event);
-  const rule = actionRuleFor(actionKind, targetModule, ACTION_RULES) ?? FALLBACK_ACTION;
-  return {
-    actionKind: actionKind || rule.defaultActionKind,
-    targetModule,
-    labelKey: rule.labelKey,
-    decision: rule.decision,
-  };
 }
 
 export function agentEventSurface(event) {
@@ -217,23 +164,6 @@ export function isAgentInputSourceRecoveryEvent(event) {
     indexIn(ACTION_CLASSES, event.eventClass) >= 0 &&
     actionRuleFor(actionKindOf(event), targetModuleOf(event), RECOVERY_RULES) !== undefined
   );
-}
-
-/** The action request's controls (non-blank strings, first occurrence kept) as actions. */
-function projectActions(event) {
-  const base = projectAgentRuntimeAction(event);
-  const payload = event.payload;
-  const given = payload === undefined || payload === null ? undefined : payload[CONTROLS_KEY];
-  const controls = new Set();
-  if (Array.isArray(given)) {
-    for (const control of given) if (typeof control === "string" && control.trim()) controls.add(control);
-  }
-  if (controls.size === 0) return [base];
-  return Array.from(controls, (control) => ({
-    ...base,
-    labelKey: `${CONTROL_LABEL_PREFIX}${control}`,
-    decision: control,
-  }));
 }
 
 export function projectAgentRuntimeEvent(

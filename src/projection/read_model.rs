@@ -70,70 +70,56 @@ fn action_val(ak: &str, tm: &str, label: &str, decision: &str) -> Val {
         .into_val()
 }
 
-/// `projectAgentRuntimeEvent(ev, ctx)` (§3.1.2): the 13-key projection. Returns it and whether
-/// it carries an action (`p.action` truthy) and is resolved.
-pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool, surf: &'static str) -> (Val, bool) {
-    let cls = ev.cls();
-    let required = cls == ACTION_REQUIRED_CLASS;
-    let open = required && !resolved;
-    let (action, actions) = if open {
-        let (ak, tm, label, decision) = project_action(ev);
-        let base = action_val(ak, tm, label, decision);
-        let mut controls: Vec<&str> = Vec::new();
-        if let Some(Value::Array(items)) = ev.payload_get(CONTROLS_KEY) {
-            for it in items {
-                if let Some(s) = it.as_str() {
-                    if crate::contract::js::has_content(s) && !controls.contains(&s) {
-                        controls.push(s);
-                    }
+/// The `action` and `actions` of an open action request's projection:
+/// `projectAgentRuntimeAction(ev)` and one action per control (non-blank strings, first
+/// occurrence kept; none: the action alone). Built natively only where a projection is read in
+/// Rust ([`templates::build`]); the wire sends the projection as a template.
+pub fn open_action_vals(ev: Ev<'_>) -> (Val, Val) {
+    let (ak, tm, label, decision) = project_action(ev);
+    let base = action_val(ak, tm, label, decision);
+    let mut controls: Vec<&str> = Vec::new();
+    if let Some(Value::Array(items)) = ev.payload_get(CONTROLS_KEY) {
+        for it in items {
+            if let Some(s) = it.as_str() {
+                if crate::contract::js::has_content(s) && !controls.contains(&s) {
+                    controls.push(s);
                 }
             }
         }
-        let list = if controls.is_empty() {
-            vec![base.clone()]
-        } else {
-            controls
-                .iter()
-                .map(|c| action_val(ak, tm, &format!("{CONTROL_LABEL_PREFIX}{c}"), c))
-                .collect()
-        };
-        (base, Val::arr(list))
+    }
+    let list = if controls.is_empty() {
+        vec![base.clone()]
     } else {
-        (Val::Undef, Val::Undef)
+        controls
+            .iter()
+            .map(|c| action_val(ak, tm, &format!("{CONTROL_LABEL_PREFIX}{c}"), c))
+            .collect()
     };
+    (base, Val::arr(list))
+}
+
+/// `projectAgentRuntimeEvent(ev, ctx)` (§3.1.2): the 13-key projection, made by the JS side
+/// from the event (`templates::EVENT_PROJECTION`, or `templates::OPEN_ACTION_PROJECTION` for an
+/// open action request). Returns it and whether it carries an action (`p.action` truthy).
+pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool, surf: &'static str) -> (Val, bool) {
+    let required = ev.cls() == ACTION_REQUIRED_CLASS;
+    let open = required && !resolved;
     let display = if resolved {
         ACTION_RESOLVED_KEY
     } else {
         display_status_key(ev)
     };
-    if !open {
-        // Made by the JS side from the event (`templates::EVENT_PROJECTION`).
-        let codes = [
-            templates::code_of(&templates::SURFACES, surf),
-            templates::code_of(&templates::DISPLAY_KEYS, display),
-            u8::from(required && resolved),
-        ];
-        return (
-            templates::made(templates::EVENT_PROJECTION, ext, codes),
-            false,
-        );
-    }
-    let p = Obj::with_capacity(13)
-        .k("id", ev_val(ev, "id"))
-        .k("source", Val::Event(ext))
-        .k("surface", Val::lit(surf))
-        .k("title", ev_val(ev, "title"))
-        .k("detail", ev_val(ev, "detail"))
-        .k("status", ev_val(ev, "status"))
-        .k("displayStatusKey", Val::lit(display))
-        .k("action", action)
-        .k("actions", actions)
-        .k("actionId", ev_val(ev, "actionId"))
-        .k("resolved", Val::Bool(required && resolved))
-        .k("actionKind", Val::str(action_kind(ev)))
-        .k("targetModule", Val::str(target_module(ev)))
-        .into_val();
-    (p, open)
+    let codes = [
+        templates::code_of(&templates::SURFACES, surf),
+        templates::code_of(&templates::DISPLAY_KEYS, display),
+        u8::from(required && resolved),
+    ];
+    let template = if open {
+        templates::OPEN_ACTION_PROJECTION
+    } else {
+        templates::EVENT_PROJECTION
+    };
+    (templates::made(template, ext, codes), open)
 }
 
 /// `visible(p)` (§3.1.3).

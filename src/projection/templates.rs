@@ -1,5 +1,5 @@
 //! Objects of the state that are made from one event by a fixed recipe: a timeline entry, a
-//! read-model projection without an open action. Their keys and where each value comes from
+//! read-model projection. Their keys and where each value comes from
 //! (a field of the event, the event itself, one of a list of strings the projection picks, ...)
 //! are a template here; the projection keeps such an object as `Val::Made` (the template, the
 //! event and the few codes it picked) instead of building it.
@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::normalization::ev_val;
+use super::read_model;
 use super::view_rules;
 use crate::contract::event::{Ev, REF_FIELDS};
 use crate::contract::val::{write_json_str, Made, Obj, Val};
@@ -35,6 +36,10 @@ pub enum Source {
     PayloadString(&'static str),
     /// `undefined`.
     Undefined,
+    /// `projectAgentRuntimeAction(event)`.
+    Action,
+    /// The actions of an open action request: one per control, else the action alone.
+    Actions,
 }
 
 /// An object made from one event: its keys in order, each with its source.
@@ -84,9 +89,39 @@ pub const TIMELINE_ENTRY: u8 = 0;
 /// Template of a read-model projection without an open action (spec §3.1.2); codes: surface,
 /// display status key, resolved.
 pub const EVENT_PROJECTION: u8 = 1;
+/// Template of the projection of an open action request (the same keys and codes, with its
+/// `action` and `actions`).
+pub const OPEN_ACTION_PROJECTION: u8 = 2;
+
+/// The keys of a read-model projection, with their sources; `action` and `actions` as given.
+macro_rules! event_projection_keys {
+    ($action:expr, $actions:expr) => {
+        &[
+            ("id", Source::Field("id")),
+            ("source", Source::Event),
+            ("surface", Source::Code(0, &SURFACES)),
+            ("title", Source::Field("title")),
+            ("detail", Source::Field("detail")),
+            ("status", Source::Field("status")),
+            ("displayStatusKey", Source::Code(1, &DISPLAY_KEYS)),
+            ("action", $action),
+            ("actions", $actions),
+            ("actionId", Source::Field("actionId")),
+            ("resolved", Source::Flag(2)),
+            (
+                "actionKind",
+                Source::PayloadString(view_rules::ACTION_KIND_KEY),
+            ),
+            (
+                "targetModule",
+                Source::PayloadString(view_rules::TARGET_MODULE_KEY),
+            ),
+        ]
+    };
+}
 
 /// Every template, by its number.
-pub static TEMPLATES: [Template; 2] = [
+pub static TEMPLATES: [Template; 3] = [
     Template {
         name: "timelineEntry",
         keys: &[
@@ -106,27 +141,11 @@ pub static TEMPLATES: [Template; 2] = [
     },
     Template {
         name: "eventProjection",
-        keys: &[
-            ("id", Source::Field("id")),
-            ("source", Source::Event),
-            ("surface", Source::Code(0, &SURFACES)),
-            ("title", Source::Field("title")),
-            ("detail", Source::Field("detail")),
-            ("status", Source::Field("status")),
-            ("displayStatusKey", Source::Code(1, &DISPLAY_KEYS)),
-            ("action", Source::Undefined),
-            ("actions", Source::Undefined),
-            ("actionId", Source::Field("actionId")),
-            ("resolved", Source::Flag(2)),
-            (
-                "actionKind",
-                Source::PayloadString(view_rules::ACTION_KIND_KEY),
-            ),
-            (
-                "targetModule",
-                Source::PayloadString(view_rules::TARGET_MODULE_KEY),
-            ),
-        ],
+        keys: event_projection_keys!(Source::Undefined, Source::Undefined),
+    },
+    Template {
+        name: "openActionProjection",
+        keys: event_projection_keys!(Source::Action, Source::Actions),
     },
 ];
 
@@ -167,6 +186,8 @@ pub fn build(m: &Made, ev: Ev<'_>) -> Val {
                 _ => Val::lit(""),
             },
             Source::Undefined => Val::Undef,
+            Source::Action => read_model::open_action_vals(ev).0,
+            Source::Actions => read_model::open_action_vals(ev).1,
         };
         o.push(*k, v);
     }
@@ -226,7 +247,7 @@ fn holds_made_shallow(v: &Val) -> bool {
 
 /// The templates as JSON (`[{name, keys: [[key, source...]...]}]`, sources as
 /// `["field", f]`, `["event"]`, `["code", i, [strings]]`, `["flag", i]`, `["refs", [fields]]`,
-/// `["payloadString", key]`, `["undefined"]`), from which the package build writes the JS
+/// `["payloadString", key]`, `["undefined"]`, `["action"]`, `["actions"]`), from which the package build writes the JS
 /// makers (`scripts/assemble-pkg.mjs`).
 pub fn templates_json() -> String {
     let mut s = String::from("[");
@@ -276,6 +297,8 @@ pub fn templates_json() -> String {
                     write_json_str(key, &mut s);
                 }
                 Source::Undefined => s.push_str("\"undefined\""),
+                Source::Action => s.push_str("\"action\""),
+                Source::Actions => s.push_str("\"actions\""),
             }
             s.push(']');
         }

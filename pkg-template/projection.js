@@ -19,6 +19,7 @@ import {
 } from "./boundary.js";
 import {
   applyPatch,
+  copyParsed,
   linkMcpViews,
   linkMcpViewsAfterPatch,
   linkSnapshotMessages,
@@ -142,15 +143,16 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
 // Incremental projection
 
 /**
- * The first patch of a projector made without events (the initial state's whole-state patch
- * text), by source count: the next such projector parses it and tells the module it has the
- * state, instead of having the module build and write the same state again. Bounded; a patch
- * holds no event of its projector, so any projector can use it.
+ * The first patch of a projector made without events (the initial state's whole-state patch,
+ * parsed and never decoded), by source count: the next such projector decodes a copy of it and
+ * tells the module it has the state, instead of having the module build and write the same
+ * state again and parsing that text. Bounded; a patch holds no event of its projector, so any
+ * projector can use it.
  */
-const initialTexts = new Map();
-const INITIAL_TEXTS_MAX = 16;
+const initialPatches = new Map();
+const INITIAL_PATCHES_MAX = 16;
 
-/** The key of a source count (its JSON text, or undefined) in `initialTexts`. */
+/** The key of a source count (its JSON text, or undefined) in `initialPatches`. */
 function initialKey(sourceCount) {
   return String(sourceCount);
 }
@@ -176,18 +178,18 @@ class ProjectorCore {
     this.listeners = new Set();
     // Whether the Rust side changed since the last materialization.
     this.dirty = true;
-    // Where to keep the first patch (`initialTexts`) while it is the initial state's.
+    // Where to keep the first patch (`initialPatches`) while it is the initial state's.
     this.initialKey = undefined;
     if (events.length > 0) {
       this.hydrateWith(events, sourceCount, this.redact, what);
     } else {
       const key = initialKey(sourceCount);
-      const text = initialTexts.get(key);
-      if (text === undefined) {
+      const initial = initialPatches.get(key);
+      if (initial === undefined) {
         this.initialKey = key;
       } else {
         call(what, () => this.inner.assume_initial_sent());
-        this.state = shareEmptySurfaces(applyPatch(undefined, JSON.parse(text), this.events), undefined, this.events, what);
+        this.state = shareEmptySurfaces(applyPatch(undefined, copyParsed(initial), this.events), undefined, this.events, what);
         this.dirty = false;
       }
     }
@@ -215,12 +217,12 @@ class ProjectorCore {
     this.check(`${this.what}.getState`);
     if (this.dirty) {
       const text = call(`${this.what}.getState`, () => this.inner.take_patch());
+      const patch = JSON.parse(text);
       if (this.initialKey !== undefined) {
-        if (initialTexts.size >= INITIAL_TEXTS_MAX) initialTexts.clear();
-        initialTexts.set(this.initialKey, text);
+        if (initialPatches.size >= INITIAL_PATCHES_MAX) initialPatches.clear();
+        initialPatches.set(this.initialKey, copyParsed(patch));
         this.initialKey = undefined;
       }
-      const patch = JSON.parse(text);
       const prev = this.state;
       const next = applyPatch(prev, patch, this.events);
       // The MCP views are shared as the reference shares them (wire.js).

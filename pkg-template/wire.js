@@ -339,6 +339,24 @@ function setOwn(target, key, value) {
   }
 }
 
+/**
+ * A copy of a freshly parsed JSON value, not yet decoded: the same value, every object and array
+ * new (own keys only, `__proto__` kept as an own key). A few times cheaper than parsing the text
+ * again for a small document.
+ */
+export function copyParsed(value) {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyParsed(value[i]);
+    return out;
+  }
+  const out = {};
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) setOwn(out, keys[i], copyParsed(value[keys[i]]));
+  return out;
+}
+
 function shallowCopy(x) {
   return Array.isArray(x) ? x.slice() : { ...x };
 }

@@ -102,9 +102,24 @@ test("fresh projectors: each its own initial state, equal to the batch of no eve
     const events = api.generateRuntimeEvents(40, 5);
     for (const e of events) b.apply(e);
     assert.deepStrictEqual(b.getState(), api.projectAgentUiState({ executionEvents: events, sourceCount }));
+    // What one projector's caller does to its state reaches no later projector's.
+    a.getState().readModel.artifactRefs.push("mutated");
+    a.getState().runtime.status = "mutated";
+    const c = api.createAgentUiProjector(input);
+    assert.deepStrictEqual(c.getState(), empty);
     a.free();
     b.free();
+    c.free();
   }
+  // A source count the read model keeps as given, with an own `__proto__` key, in every copy.
+  const sourceCount = JSON.parse('{"__proto__": {"n": 1}, "k": [1]}');
+  const first = api.createAgentUiProjector({ sourceCount }).getState().readModel.sourceCount;
+  const second = api.createAgentUiProjector({ sourceCount }).getState().readModel.sourceCount;
+  for (const copy of [first, second]) {
+    assert.deepStrictEqual(Object.keys(copy), ["__proto__", "k"]);
+    assert.equal(Object.getPrototypeOf(copy), Object.prototype);
+  }
+  assert.notEqual(first, second);
 });
 
 test("idempotency: a seen id and getState() return the previous object", () => {

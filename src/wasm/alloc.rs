@@ -90,7 +90,7 @@ unsafe impl Source for GeometricGrowth {
 compile_error!("the wasm heap assumes single-threaded WebAssembly (no `atomics`)");
 
 /// Largest size served from the small-block classes.
-const SMALL_MAX: usize = 1024;
+pub(crate) const SMALL_MAX: usize = 1024;
 /// Size classes are multiples of this (and blocks are aligned to it).
 const GRAIN: usize = 8;
 const CLASSES: usize = SMALL_MAX / GRAIN;

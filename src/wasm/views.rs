@@ -31,8 +31,13 @@ fn wire(v: &Val) -> String {
     s
 }
 
+/// A view's patch as text. It is usually a few hundred bytes, so its text starts at the largest
+/// size the allocator serves from its small-block caches (`alloc::SMALL_MAX`) rather than at the
+/// projector's patch capacity, which goes through talc's general path on every call.
 fn patch_text(p: &Patch) -> String {
-    p.to_json()
+    let mut s = String::with_capacity(crate::wasm::alloc::SMALL_MAX);
+    p.write_json(&mut s);
+    s
 }
 
 /// The input buffer's JSON value.

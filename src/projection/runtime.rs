@@ -15,6 +15,7 @@ use super::normalization::ev_val;
 use super::view_rules::{
     is_action_terminal, ACTION_REQUIRED_CLASS, RESOLVED_FROM_KEY, RUNTIME_IDLE, RUNTIME_VIEW_FIELDS,
 };
+use super::{templates, view_rules};
 use crate::contract::event::{Ev, Odd};
 use crate::contract::js::norm_lower_is;
 use crate::contract::val::{JsKey, Obj, Val};
@@ -42,7 +43,8 @@ pub struct RuntimeAcc {
     /// Indices into `cands` still possibly live, bottom to top.
     stack: Vec<usize>,
     by_action: HashMap<JsKey, Vec<usize>>,
-    latest: Option<Latest>,
+    /// The latest accepted event (the view shows its [`RUNTIME_VIEW_FIELDS`]).
+    latest: Option<u32>,
     /// Candidates on which the batch scan throws: (candidate, accepted event, why).
     odd: Vec<(usize, u32, Odd)>,
 }
@@ -158,7 +160,7 @@ fn scan_throws(ev: Ev<'_>) -> Result<(), Odd> {
 impl RuntimeAcc {
     /// Apply the accepted event `ext`.
     pub fn apply(&mut self, ev: Ev<'_>, ext: u32) {
-        self.latest = Some(latest_fields(ev));
+        self.latest = Some(ext);
         let f = StatusFacts::of(ev);
         let action = ev.js("actionId").truthy();
         let action_key = if action {
@@ -238,9 +240,18 @@ impl RuntimeAcc {
     }
 
     /// The view `{status, activeTurnId, activeRunId, activeTaskId, latestEventId, latestSequence}`
-    /// (only when [`Self::unreadable`] is `None`).
+    /// (only when [`Self::unreadable`] is `None`): made by the JS side from the latest event
+    /// (`templates::RUNTIME_VIEW`), its fields all `undefined` before any event.
     pub fn view(&self) -> Val {
-        status_view(self.status(), self.latest.as_ref())
+        let status = self.status();
+        match self.latest {
+            Some(ext) => templates::made(
+                templates::RUNTIME_VIEW,
+                ext,
+                [view_rules::runtime_status_code(status), 0, 0],
+            ),
+            None => status_view(status, None),
+        }
     }
 }
 

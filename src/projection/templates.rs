@@ -1,5 +1,5 @@
 //! Objects of the state that are made from one event by a fixed recipe: a timeline entry, a
-//! read-model projection. Their keys and where each value comes from
+//! read-model projection, the runtime status view. Their keys and where each value comes from
 //! (a field of the event, the event itself, one of a list of strings the projection picks, ...)
 //! are a template here; the projection keeps such an object as `Val::Made` (the template, the
 //! event and the few codes it picked) instead of building it.
@@ -93,6 +93,23 @@ pub const EVENT_PROJECTION: u8 = 1;
 /// `action` and `actions`).
 pub const OPEN_ACTION_PROJECTION: u8 = 2;
 
+/// Template of the runtime status view of the latest event (spec §3.3); code 0 is the status's
+/// position in `view_rules::RUNTIME_STATUSES`.
+pub const RUNTIME_VIEW: u8 = 3;
+
+/// The keys of the runtime status view: `status`, then [`view_rules::RUNTIME_VIEW_FIELDS`].
+const RUNTIME_VIEW_KEYS: [(&str, Source); 6] = {
+    let f = view_rules::RUNTIME_VIEW_FIELDS;
+    [
+        ("status", Source::Code(0, &view_rules::RUNTIME_STATUSES)),
+        (f[0].0, Source::Field(f[0].1)),
+        (f[1].0, Source::Field(f[1].1)),
+        (f[2].0, Source::Field(f[2].1)),
+        (f[3].0, Source::Field(f[3].1)),
+        (f[4].0, Source::Field(f[4].1)),
+    ]
+};
+
 /// The keys of a read-model projection, with their sources; `action` and `actions` as given.
 macro_rules! event_projection_keys {
     ($action:expr, $actions:expr) => {
@@ -121,7 +138,7 @@ macro_rules! event_projection_keys {
 }
 
 /// Every template, by its number.
-pub static TEMPLATES: [Template; 3] = [
+pub static TEMPLATES: [Template; 4] = [
     Template {
         name: "timelineEntry",
         keys: &[
@@ -146,6 +163,10 @@ pub static TEMPLATES: [Template; 3] = [
     Template {
         name: "openActionProjection",
         keys: event_projection_keys!(Source::Action, Source::Actions),
+    },
+    Template {
+        name: "runtimeStatusView",
+        keys: &RUNTIME_VIEW_KEYS,
     },
 ];
 

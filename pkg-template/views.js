@@ -426,6 +426,8 @@ function isToolProjection(projection) {
 }
 
 const TOOL_PROJECTION_FIELDS = TOOL_PROJECTION.fields;
+// The first of them names the projection's event (`source`).
+const TOOL_SOURCE_FIELD = TOOL_PROJECTION_FIELDS[0];
 
 /** The members of a tool projection the tool surface reads (`TOOL_PROJECTION_FIELDS`). */
 function toolFacts(projection) {
@@ -446,7 +448,10 @@ export function projectAgentUiToolSurface(projections) {
   // keep their place (a call's fallback id is its projection's index).
   const tools = projections.map((projection) => (isToolProjection(projection) ? toolFacts(projection) : null));
   const text = jsonText(tools, `${what}: projections`);
-  return parseWire(call(what, () => wasm.tool_surface_json(putText(text))), NO_EVENTS);
+  // A call's views of its events are made from the projections' own events (`"\u0000t"`
+  // templates naming the projection's index).
+  const sources = tools.map((facts) => (facts === null ? undefined : facts[TOOL_SOURCE_FIELD]));
+  return parseWire(call(what, () => wasm.tool_surface_json(putText(text))), sources);
 }
 
 export function projectAgentUiMcpSurface(toolSurface) {

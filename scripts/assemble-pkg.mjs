@@ -199,14 +199,22 @@ writeFileSync(join(pkg, "glue", "view-rules.d.ts"), "export declare const viewRu
         throw new Error(`assemble-pkg: unknown template source ${kind}`);
     }
   };
-  const makers = templates.map(
-    (t) =>
-      `  function ${t.name}(e, c0, c1, c2) {
-    return {
+  // A compact template leaves out the keys whose value is undefined, in the table's key order.
+  const compactBody = (t) => {
+    if (t.keys.some(([key]) => key === "__proto__")) throw new Error(`assemble-pkg: ${t.name} names __proto__`);
+    return `    const o = {};
+    let v;
 ${t.keys
-        .map(([key, ...source]) => `      ${JSON.stringify(key)}: ${valueOf(source)},`)
-        .join("\n")}
-    };
+      .map(([key, ...source]) => `    if ((v = ${valueOf(source)}) !== undefined) o${prop(key)} = v;`)
+      .join("\n")}
+    return o;`;
+  };
+  const literalBody = (t) => `    return {
+${t.keys.map(([key, ...source]) => `      ${JSON.stringify(key)}: ${valueOf(source)},`).join("\n")}
+    };`;
+  const makers = templates.map(
+    (t) => `  function ${t.name}(e, c0, c1, c2) {
+${t.compact ? compactBody(t) : literalBody(t)}
   },`,
   );
   // The runtime status view (`status` and the fields `runtimeViewFields` of view_rules names,

@@ -436,6 +436,7 @@ impl<'a> ProjectorCore<'a> {
             let tool = self.tools.prepare(
                 ev,
                 pos,
+                ext,
                 Some(surface),
                 ev_val(ev, "title"),
                 ev_val(ev, "detail"),

@@ -1,5 +1,5 @@
 //! Objects of the state that are made from one event by a fixed recipe: a timeline entry, a
-//! read-model projection, the runtime status view. Their keys and where each value comes from
+//! read-model projection, the runtime status view, a tool call's view of one of its events. Their keys and where each value comes from
 //! (a field of the event, the event itself, one of a list of strings the projection picks, ...)
 //! are a template here; the projection keeps such an object as `Val::Made` (the template, the
 //! event and the few codes it picked) instead of building it.
@@ -46,6 +46,8 @@ pub enum Source {
 pub struct Template {
     pub name: &'static str,
     pub keys: &'static [(&'static str, Source)],
+    /// Keys whose value is `undefined` are left out (the reference's `compactProjectionFields`).
+    pub compact: bool,
 }
 
 /// The kinds of timeline entry (`ProcessTimelineEntryKind`), as codes.
@@ -97,6 +99,9 @@ pub const OPEN_ACTION_PROJECTION: u8 = 2;
 /// position in `view_rules::RUNTIME_STATUSES`.
 pub const RUNTIME_VIEW: u8 = 3;
 
+/// Template of the view of one event in a tool call's `events` (spec §3.7).
+pub const TOOL_CALL_EVENT_VIEW: u8 = 4;
+
 /// The keys of the runtime status view: `status`, then [`view_rules::RUNTIME_VIEW_FIELDS`].
 const RUNTIME_VIEW_KEYS: [(&str, Source); 6] = {
     let f = view_rules::RUNTIME_VIEW_FIELDS;
@@ -138,7 +143,7 @@ macro_rules! event_projection_keys {
 }
 
 /// Every template, by its number.
-pub static TEMPLATES: [Template; 4] = [
+pub static TEMPLATES: [Template; 5] = [
     Template {
         name: "timelineEntry",
         keys: &[
@@ -155,18 +160,37 @@ pub static TEMPLATES: [Template; 4] = [
             ("createdAt", Source::Field("createdAt")),
             ("completedAt", Source::Field("completedAt")),
         ],
+        compact: false,
     },
     Template {
         name: "eventProjection",
         keys: event_projection_keys!(Source::Undefined, Source::Undefined),
+        compact: false,
     },
     Template {
         name: "openActionProjection",
         keys: event_projection_keys!(Source::Action, Source::Actions),
+        compact: false,
     },
     Template {
         name: "runtimeStatusView",
         keys: &RUNTIME_VIEW_KEYS,
+        compact: false,
+    },
+    Template {
+        name: "toolCallEventView",
+        keys: &[
+            ("id", Source::Field("id")),
+            ("eventId", Source::Field("id")),
+            ("eventClass", Source::Field("eventClass")),
+            ("status", Source::Field("status")),
+            ("phase", Source::Field("phase")),
+            ("title", Source::Field("title")),
+            ("detail", Source::Field("detail")),
+            ("createdAt", Source::Field("createdAt")),
+            ("completedAt", Source::Field("completedAt")),
+        ],
+        compact: true,
     },
 ];
 
@@ -210,7 +234,9 @@ pub fn build(m: &Made, ev: Ev<'_>) -> Val {
             Source::Action => read_model::open_action_vals(ev).0,
             Source::Actions => read_model::open_action_vals(ev).1,
         };
-        o.push(*k, v);
+        if !(t.compact && matches!(v, Val::Undef)) {
+            o.push(*k, v);
+        }
     }
     o.into_val()
 }
@@ -244,29 +270,26 @@ pub fn expand<'e>(v: &Val, event_of: &dyn Fn(u32) -> Option<Cow<'e, Value>>) -> 
     }
 }
 
-/// Whether `v` is or holds a made object (made objects sit in lists and in the read model, at
-/// most three levels down).
+/// How deep made objects sit at most: a tool call's event views are the deepest
+/// (`toolCalls.calls[i].events[j]`, five levels below the state).
+const MADE_DEPTH: usize = 6;
+
+/// Whether `v` is or holds a made object within [`MADE_DEPTH`] levels.
 fn holds_made(v: &Val) -> bool {
+    holds_made_within(v, MADE_DEPTH)
+}
+
+fn holds_made_within(v: &Val, depth: usize) -> bool {
     match v {
         Val::Made(_) => true,
-        Val::Arr(a) => a
-            .iter()
-            .any(|x| matches!(x, Val::Made(_)) || holds_made_shallow(x)),
-        Val::Obj(o) => o.iter().any(|(_, x)| holds_made_shallow(x)),
+        _ if depth == 0 => false,
+        Val::Arr(a) => a.iter().any(|x| holds_made_within(x, depth - 1)),
+        Val::Obj(o) => o.iter().any(|(_, x)| holds_made_within(x, depth - 1)),
         _ => false,
     }
 }
 
-fn holds_made_shallow(v: &Val) -> bool {
-    match v {
-        Val::Made(_) => true,
-        Val::Arr(a) => a.iter().any(|x| matches!(x, Val::Made(_))),
-        Val::Obj(o) => o.iter().any(|(_, x)| matches!(x, Val::Made(_))),
-        _ => false,
-    }
-}
-
-/// The templates as JSON (`[{name, keys: [[key, source...]...]}]`, sources as
+/// The templates as JSON (`[{name, compact, keys: [[key, source...]...]}]`, sources as
 /// `["field", f]`, `["event"]`, `["code", i, [strings]]`, `["flag", i]`, `["refs", [fields]]`,
 /// `["payloadString", key]`, `["undefined"]`, `["action"]`, `["actions"]`), from which the package build writes the JS
 /// makers (`scripts/assemble-pkg.mjs`).
@@ -278,6 +301,11 @@ pub fn templates_json() -> String {
         }
         s.push_str("{\"name\":");
         write_json_str(t.name, &mut s);
+        s.push_str(if t.compact {
+            ",\"compact\":true"
+        } else {
+            ",\"compact\":false"
+        });
         s.push_str(",\"keys\":[");
         for (ki, (k, src)) in t.keys.iter().enumerate() {
             if ki > 0 {

@@ -58,8 +58,8 @@ fn process_fact<'a>(recs: &Records<'a>, keys: &[&str]) -> Option<&'a str> {
         .find_map(|r| read_string_field(Some(r), keys))
 }
 
-use super::view_rules;
 pub use super::view_rules::{classify_mcp_operation_kind, parse_mcp_tool_name};
+use super::{templates, view_rules};
 
 /// `/(^|[._-])web[._-]?<word>($|[._-])/`.
 fn web_word(n: &str, word: &str) -> bool {
@@ -152,21 +152,6 @@ pub struct ProjectionFacts<'a> {
     pub surface: Option<&'a str>,
     pub title: Val,
     pub detail: Val,
-}
-
-fn event_view(ev: Ev<'_>) -> Val {
-    Obj::with_capacity(9)
-        .k("id", ev_val(ev, "id"))
-        .k("eventId", ev_val(ev, "id"))
-        .k("eventClass", ev_val(ev, "eventClass"))
-        .k("status", ev_val(ev, "status"))
-        .k("phase", ev_val(ev, "phase"))
-        .k("title", ev_val(ev, "title"))
-        .k("detail", ev_val(ev, "detail"))
-        .k("createdAt", ev_val(ev, "createdAt"))
-        .k("completedAt", ev_val(ev, "completedAt"))
-        .compact()
-        .into_val()
 }
 
 struct Call {
@@ -461,7 +446,15 @@ impl ToolSurfaceAcc {
     /// Feed one accepted event; `i` is its index among accepted events.
     pub fn apply(&mut self, ev: Ev<'_>, i: usize) -> Result<(), Odd> {
         let surf = surface(ev)?;
-        let change = self.prepare(ev, i, Some(surf), ev_val(ev, "title"), ev_val(ev, "detail"))?;
+        let ext = u32::try_from(i).unwrap_or(u32::MAX);
+        let change = self.prepare(
+            ev,
+            i,
+            ext,
+            Some(surf),
+            ev_val(ev, "title"),
+            ev_val(ev, "detail"),
+        )?;
         self.commit(change);
         Ok(())
     }
@@ -482,17 +475,20 @@ impl ToolSurfaceAcc {
                 ev_val(ev, "detail"),
             ),
         };
-        let change = self.prepare(ev, i, surface, title, detail)?;
+        let ext = u32::try_from(i).unwrap_or(u32::MAX);
+        let change = self.prepare(ev, i, ext, surface, title, detail)?;
         self.commit(change);
         Ok(())
     }
 
     /// What the `i`-th projection (of event `ev`, on `surface`, with `title` and `detail`)
-    /// changes, if it is a tool projection. `Err` where the reference throws on it.
+    /// changes, if it is a tool projection; `ext` is the event's index for the views made from
+    /// it. `Err` where the reference throws on it.
     pub fn prepare(
         &self,
         ev: Ev<'_>,
         i: usize,
+        ext: u32,
         surface: Option<&str>,
         title: Val,
         detail_ev: Val,
@@ -651,7 +647,7 @@ impl ToolSurfaceAcc {
             artifact_refs,
             evidence_refs,
             event_id,
-            event_view: event_view(ev),
+            event_view: templates::made(templates::TOOL_CALL_EVENT_VIEW, ext, [0, 0, 0]),
             skill_slug: Val::opt_str(pt(&recs, &["skillSlug", "skill_slug", "slug"])),
             mcp: Val::Undef,
         };

@@ -97,9 +97,26 @@ function streamedMessage(n) {
   return events;
 }
 
+/**
+ * One turn running one long tool call: a start and `n - 1` progress events of the same call (a
+ * long command streaming its progress; the call's event list grows with every event).
+ */
+function longToolCall(n) {
+  const at = "2026-07-01T09:00:00.000Z";
+  const events = [];
+  for (let i = 0; i < n; i++) {
+    events.push({
+      id: `p${i}`, sequence: i + 1, eventClass: i === 0 ? "tool.started" : "tool.progress", kind: "tool", status: "running",
+      turnId: "turn1", toolCallId: "call1", title: `step ${i}`, createdAt: at, payload: { toolName: "long_tool", progress: i },
+    });
+  }
+  return events;
+}
+
 const workloads = [
   ...[10, 56, 200, 1000].map((n) => ({ name: `generated, ${n.toLocaleString("en-US")} events`, events: ours.generateRuntimeEvents(n, 42) })),
   { name: "one message streamed in 2,000 deltas", events: streamedMessage(2000) },
+  { name: "one tool call of 2,000 events", events: longToolCall(2000) },
   ...ours.agentUiConformanceFixtures.map((f) => ({ name: `fixture \`${f.id}\` (${f.events.length})`, events: f.events })),
 ];
 

@@ -175,9 +175,11 @@ struct Call {
     artifact_refs: Vec<String>,
     evidence_refs: Vec<String>,
     first_event_id: Val,
-    event_ids: Vec<String>,
+    /// The ids of the call's events once merged (strings, `Val::Arr`; grown in place).
+    event_ids: Val,
     event_id_set: HashSet<String>,
-    events: Vec<Val>,
+    /// The views of the call's events (`Val::Arr`, grown in place: see [`push_val`]).
+    events: Val,
     skill_slug: Val,
     mcp: Val,
     /// Which of [`CALL_KEYS`] the view of the call's first event held (see [`Call::val`]).
@@ -186,6 +188,15 @@ struct Call {
 
 fn strs(v: &[String]) -> Val {
     Val::str_arr(v)
+}
+
+/// Append `x` to the list `list` (a `Val::Arr`; anything else becomes `[x]`): in place when no
+/// other value holds the list, else on a copy of it.
+fn push_val(list: &mut Val, x: Val) {
+    match list {
+        Val::Arr(a) => std::rc::Rc::make_mut(a).push(x),
+        _ => *list = Val::arr(vec![x]),
+    }
 }
 
 /// `parseAgentUiMcpToolName(toolName)` and the rest of `buildMcpToolView` read the name as a
@@ -202,7 +213,7 @@ const TOOL_NAME: &str = "its tool name (payload tool name, else title)";
 impl Call {
     fn event_ids_val(&self) -> Val {
         if self.merged {
-            strs(&self.event_ids)
+            self.event_ids.clone()
         } else {
             Val::arr(vec![self.first_event_id.clone()])
         }
@@ -266,7 +277,7 @@ impl Call {
             18 => strs(&self.artifact_refs),
             19 => strs(&self.evidence_refs),
             20 => self.event_ids_val(),
-            21 => Val::arr(self.events.clone()),
+            21 => self.events.clone(),
             22 => self.skill_slug.clone(),
             23 => self.mcp.clone(),
             _ => Val::Undef,
@@ -716,9 +727,9 @@ impl ToolSurfaceAcc {
                     artifact_refs: ch.artifact_refs,
                     evidence_refs: ch.evidence_refs,
                     first_event_id: ch.event_id,
-                    event_ids: Vec::new(),
+                    event_ids: Val::arr(Vec::new()),
                     event_id_set: HashSet::default(),
-                    events: vec![ch.event_view],
+                    events: Val::arr(vec![ch.event_view]),
                     skill_slug: ch.skill_slug,
                     mcp: Val::Undef,
                     first_keys: 0,
@@ -731,6 +742,11 @@ impl ToolSurfaceAcc {
                 (pos, None, None, false)
             }
             Some(pos) => {
+                // The call's last view shares its event lists; let go of it first, so that they
+                // grow in place (per event work stays that of the event, however long the call).
+                if let Some(slot) = self.items.get_mut(pos) {
+                    *slot = Val::Undef;
+                }
                 let Some(c) = self.calls.get_mut(pos) else {
                     return;
                 };
@@ -774,17 +790,17 @@ impl ToolSurfaceAcc {
                     c.merged = true;
                     let first = c.first_event_id.as_str().map(str::to_string);
                     for s in unique_strings([first.as_deref()]) {
-                        c.event_id_set.insert(s.clone());
-                        c.event_ids.push(s);
+                        push_val(&mut c.event_ids, Val::str(&s));
+                        c.event_id_set.insert(s);
                     }
                 }
                 if let Some(e) = ch.event_id.as_str() {
                     let t = js_trim(e);
                     if !t.is_empty() && c.event_id_set.insert(t.to_string()) {
-                        c.event_ids.push(t.to_string());
+                        push_val(&mut c.event_ids, Val::str(t));
                     }
                 }
-                c.events.push(ch.event_view);
+                push_val(&mut c.events, ch.event_view);
                 c.skill_slug = or_nullish(ch.skill_slug, || c.skill_slug.clone());
                 let m = c.mcp_view().unwrap_or_default();
                 if !m.is_undef() {
@@ -1111,4 +1127,59 @@ pub fn project_mcp_surface(views: &Val) -> Result<Val, String> {
         std::rc::Rc::make_mut(o).set("tools", Val::arr(refs));
     }
     Ok(surface)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A long call's event lists grow in place while no one holds its view (a live projector
+    /// whose state is not read): each event costs the same, however many the call has.
+    #[test]
+    fn a_call_grows_its_event_lists_in_place() {
+        let mut acc = ToolSurfaceAcc::default();
+        let lists = |acc: &ToolSurfaceAcc| match acc.calls.first() {
+            Some(Call {
+                events: Val::Arr(e),
+                event_ids: Val::Arr(i),
+                ..
+            }) => Some((
+                std::rc::Rc::as_ptr(e),
+                std::rc::Rc::as_ptr(i),
+                e.len(),
+                i.len(),
+            )),
+            _ => None,
+        };
+        let mut seen = Vec::new();
+        for i in 0..6 {
+            let ev = json!({"id": format!("e{i}"), "eventClass": if i == 0 { "tool.started" } else { "tool.progress" },
+                "kind": "tool", "status": "running", "toolCallId": "call1", "title": "step"});
+            let Value::Object(map) = ev else { return };
+            assert!(acc.apply(Ev::new(&map), i).is_ok());
+            seen.push(lists(&acc));
+        }
+        // From the second event on (the first merge makes the id list), the same lists, longer.
+        let (events, ids) = match seen.get(2).copied().flatten() {
+            Some((e, i, _, _)) => (e, i),
+            None => panic!("no call"),
+        };
+        for (n, s) in seen.iter().enumerate().skip(2) {
+            assert_eq!(*s, Some((events, ids, n + 1, n + 1)), "event {n}");
+        }
+        // The view shows them all.
+        let model = acc.model();
+        let call = model
+            .get("calls")
+            .and_then(Val::as_arr)
+            .and_then(|c| c.first().cloned());
+        let len = |k: &str| {
+            call.as_ref()
+                .and_then(|c| c.get(k))
+                .and_then(Val::as_arr)
+                .map(<[Val]>::len)
+        };
+        assert_eq!((len("events"), len("eventIds")), (Some(6), Some(6)));
+    }
 }

@@ -116,7 +116,7 @@ function longToolCall(n) {
 const workloads = [
   ...[10, 56, 200, 1000].map((n) => ({ name: `generated, ${n.toLocaleString("en-US")} events`, events: ours.generateRuntimeEvents(n, 42) })),
   { name: "one message streamed in 2,000 deltas", events: streamedMessage(2000) },
-  { name: "one tool call of 2,000 events", events: longToolCall(2000) },
+  { name: "one tool call of 500 events", events: longToolCall(500) },
   ...ours.agentUiConformanceFixtures.map((f) => ({ name: `fixture \`${f.id}\` (${f.events.length})`, events: f.events })),
 ];
 

@@ -1,7 +1,7 @@
 //! Objects of the state that are made from one event by a fixed recipe: a timeline entry, a
-//! read-model projection, the runtime status view, a tool call's view of one of its events. Their keys and where each value comes from
-//! (a field of the event, the event itself, one of a list of strings the projection picks, ...)
-//! are a template here; the projection keeps such an object as `Val::Made` (the template, the
+//! read-model projection, the runtime status view, a tool call's view of one of its events.
+//! Their keys and where each value comes from (a field of the event, the event itself, one of a
+//! list of strings the projection picks, ...) are a template here; the projection keeps such an object as `Val::Made` (the template, the
 //! event and the few codes it picked) instead of building it.
 //!
 //! The JS side makes these objects itself from the caller's own event object: the package build
@@ -211,6 +211,11 @@ pub fn made(template: u8, event: u32, codes: [u8; 3]) -> Val {
     })
 }
 
+/// The action and actions of the open action request `ev`, built on first use.
+fn open_action<'v>(slot: &'v mut Option<(Val, Val)>, ev: Ev<'_>) -> &'v (Val, Val) {
+    slot.get_or_insert_with(|| read_model::open_action_vals(ev))
+}
+
 /// Build the object `m` stands for from its event `ev` (`Val::Event(m.event)` for the event
 /// itself).
 pub fn build(m: &Made, ev: Ev<'_>) -> Val {
@@ -218,6 +223,8 @@ pub fn build(m: &Made, ev: Ev<'_>) -> Val {
         return Val::Undef;
     };
     let code = |i: usize| m.codes.get(i).copied().map_or(0, usize::from);
+    // An open action request's `action` and `actions`, built once for both keys.
+    let mut actions: Option<(Val, Val)> = None;
     let mut o = Obj::with_capacity(t.keys.len());
     for (k, src) in t.keys {
         let v = match src {
@@ -231,8 +238,8 @@ pub fn build(m: &Made, ev: Ev<'_>) -> Val {
                 _ => Val::lit(""),
             },
             Source::Undefined => Val::Undef,
-            Source::Action => read_model::open_action_vals(ev).0,
-            Source::Actions => read_model::open_action_vals(ev).1,
+            Source::Action => open_action(&mut actions, ev).0.clone(),
+            Source::Actions => open_action(&mut actions, ev).1.clone(),
         };
         if !(t.compact && matches!(v, Val::Undef)) {
             o.push(*k, v);
@@ -291,8 +298,8 @@ fn holds_made_within(v: &Val, depth: usize) -> bool {
 
 /// The templates as JSON (`[{name, compact, keys: [[key, source...]...]}]`, sources as
 /// `["field", f]`, `["event"]`, `["code", i, [strings]]`, `["flag", i]`, `["refs", [fields]]`,
-/// `["payloadString", key]`, `["undefined"]`, `["action"]`, `["actions"]`), from which the package build writes the JS
-/// makers (`scripts/assemble-pkg.mjs`).
+/// `["payloadString", key]`, `["undefined"]`, `["action"]`, `["actions"]`), from which the
+/// package build writes the JS makers (`scripts/assemble-pkg.mjs`).
 pub fn templates_json() -> String {
     let mut s = String::from("[");
     for (ti, t) in TEMPLATES.iter().enumerate() {

@@ -456,18 +456,7 @@ fn tool_refs(
 impl ToolSurfaceAcc {
     /// Feed one accepted event; `i` is its index among accepted events.
     pub fn apply(&mut self, ev: Ev<'_>, i: usize) -> Result<(), Odd> {
-        let surf = surface(ev)?;
-        let ext = u32::try_from(i).unwrap_or(u32::MAX);
-        let change = self.prepare(
-            ev,
-            i,
-            ext,
-            Some(surf),
-            ev_val(ev, "title"),
-            ev_val(ev, "detail"),
-        )?;
-        self.commit(change);
-        Ok(())
+        self.apply_projection(ev, i, None)
     }
 
     /// Feed the `i`-th read-model projection: its `source` event `ev` and, when they are not the

@@ -57,35 +57,36 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Median ms per call of each side's `fn`, and the median per-round ratio. */
-function measure(make, rounds, roundMs) {
+/**
+ * Median ms per call of each side's `fn`, and the median per-round ratio (ours / reference).
+ * `floor`, when given, is timed in the same rounds: its median, and the median per-round ratio
+ * of it to the reference's side.
+ */
+function measure(make, rounds, roundMs, floor) {
   const sides = reference ? [ours, reference] : [ours];
   const fns = sides.map((api) => make(api));
+  if (floor) fns.push(floor);
   fns.forEach((fn) => {
     for (let i = 0; i < 3; i++) sink = fn();
   });
   const reps = fns.map((fn) => calibrate(fn, roundMs));
-  const times = sides.map(() => []);
+  const times = fns.map(() => []);
   const ratios = [];
+  const floorRatios = [];
   for (let r = 0; r < rounds; r++) {
     globalThis.gc?.();
     const t = fns.map((fn, i) => timeRound(fn, reps[i]));
     t.forEach((x, i) => times[i].push(x));
     if (reference) ratios.push(t[0] / t[1]);
+    if (reference && floor) floorRatios.push(t[2] / t[1]);
   }
-  return { ours: median(times[0]), reference: reference ? median(times[1]) : undefined, ratio: reference ? median(ratios) : undefined };
-}
-
-/** Median ms per call of `fn` alone. */
-function measureOne(fn, rounds, roundMs) {
-  for (let i = 0; i < 3; i++) sink = fn();
-  const reps = calibrate(fn, roundMs);
-  const times = [];
-  for (let r = 0; r < rounds; r++) {
-    globalThis.gc?.();
-    times.push(timeRound(fn, reps));
-  }
-  return median(times);
+  return {
+    ours: median(times[0]),
+    reference: reference ? median(times[1]) : undefined,
+    ratio: reference ? median(ratios) : undefined,
+    floor: floor ? median(times[fns.length - 1]) : undefined,
+    floorRatio: floorRatios.length > 0 ? median(floorRatios) : undefined,
+  };
 }
 
 const batch = (events) => (api) => () => api.projectAgentUiState({ executionEvents: events });
@@ -160,15 +161,14 @@ for (const w of workloads) {
   const n = w.events.length;
   const big = n >= 1000;
   const rounds = quick ? 5 : big ? 9 : 21;
-  const b = measure(batch(w.events), rounds, big ? 40 : 20);
-  const floor = measureOne(floorOf(w.events), rounds, big ? 40 : 20);
+  const b = measure(batch(w.events), rounds, big ? 40 : 20, floorOf(w.events));
   const l = measure(live(w.events), quick ? 3 : big ? 5 : 15, big ? 200 : 30);
   const per = (x) => (x === undefined ? undefined : x / n);
   const cell = (r, scale = (x) => x) =>
     reference
       ? `${fmt(scale(r.ours))} / ${fmt(scale(r.reference))} (${r.ratio.toFixed(2)}x)`
       : fmt(scale(r.ours));
-  const floorCell = reference ? `${fmt(floor)} (${(floor / b.reference).toFixed(2)}x)` : fmt(floor);
+  const floorCell = reference ? `${fmt(b.floor)} (${b.floorRatio.toFixed(2)}x)` : fmt(b.floor);
   const row = `| ${w.name} | ${cell(b)} | ${floorCell} | ${cell(l, per)} |`;
   lines.push(row);
   console.error(row);

@@ -353,6 +353,33 @@ fn exercise_heap() {
         );
     }
     assert!(odd.iter().all(|v| v.iter().all(|&b| b == 3)));
+    // Medium blocks (between the small classes and the dedicated chunks): freed ones go to the
+    // arena's class lists and come back for blocks of the same class, grown in place within it.
+    let mut medium: Vec<Vec<u8>> = (0..96usize)
+        .map(|i| vec![(i % 251) as u8; 1025 + i * 677])
+        .collect();
+    let mut k = 0usize;
+    medium.retain(|_| {
+        k += 1;
+        k % 3 != 0
+    });
+    let refill: Vec<Vec<u8>> = (0..96usize)
+        .map(|i| vec![(i % 13) as u8 + 100; 1030 + i * 677])
+        .collect();
+    for v in medium.iter_mut().step_by(4) {
+        let fill = v[0];
+        v.resize(v.len() + 40, fill);
+    }
+    for v in &medium {
+        let fill = v[0];
+        assert!(
+            v.iter().all(|&b| b == fill),
+            "a medium block kept its bytes"
+        );
+    }
+    for (i, v) in refill.iter().enumerate() {
+        assert!(v.len() == 1030 + i * 677 && v.iter().all(|&b| b == (i % 13) as u8 + 100));
+    }
     assert!(live.len() > 1000);
     // Every live block still holds what was written (no block was handed out twice).
     for (i, v) in &live {

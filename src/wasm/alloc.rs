@@ -8,8 +8,9 @@
 //! (and at least 1 MiB) keeps the number of grows logarithmic in the heap size; at most a quarter
 //! of the memory is reserved ahead of use.
 //!
-//! Freed small blocks (up to [`SMALL_MAX`] bytes, alignment up to 8) go to a per-size-class
-//! cache of about [`CACHE_BYTES`] each, which the next allocation of that class takes first. The
+//! Freed small blocks (up to [`SMALL_MAX`] bytes, alignment up to 8; and medium ones up to
+//! [`PLAIN_MAX`], in classes of [`MEDIUM_GRAIN`] bytes) go to a per-size-class cache of about
+//! [`CACHE_BYTES`] each, which the next allocation of that class takes first. The
 //! projection allocates and frees millions of small objects (object entries, shared strings,
 //! `Rc` boxes), many of them short-lived; a cache pop or push is a few instructions, where
 //! talc's general path (bins, splitting, merging) took ~17% of live `apply` in a profile. The
@@ -94,13 +95,20 @@ pub(crate) const SMALL_MAX: usize = 1024;
 /// Size classes are multiples of this (and blocks are aligned to it).
 const GRAIN: usize = 8;
 const CLASSES: usize = SMALL_MAX / GRAIN;
-/// Bytes of freed blocks each class keeps for reuse (at least 16 blocks).
+/// Bytes of freed blocks each class keeps for reuse (at least 16 small or 8 medium blocks).
 const CACHE_BYTES: usize = 16 * 1024;
+/// Largest plain block with a cache class: the medium arena classes up to here are cached too.
+/// Every event a live projector applies is parsed into a few blocks of 1-2 KiB (its object's
+/// member table and entries) freed right after; through talc's bins, their release alone
+/// (`register_gap`) took ~10% of live `apply` in a profile.
+const PLAIN_MAX: usize = 8 << 10;
+/// Cache classes: the small ones, then the medium arena classes up to [`PLAIN_MAX`].
+const PLAIN_CLASSES: usize = CLASSES + (PLAIN_MAX - SMALL_MAX) / MEDIUM_GRAIN;
 
-/// Per-class caches of freed small blocks (a cached block's first word links to the next).
+/// Per-class caches of freed plain blocks (a cached block's first word links to the next).
 struct Small {
-    free: [*mut u8; CLASSES],
-    count: [u32; CLASSES],
+    free: [*mut u8; PLAIN_CLASSES],
+    count: [u32; PLAIN_CLASSES],
 }
 
 /// The global allocator: talc, with a bounded cache of freed small blocks in front.
@@ -124,12 +132,18 @@ fn class_of(layout: Layout) -> Option<usize> {
     Some((size - 1) / GRAIN)
 }
 
-/// The talc layout of every block of class `c`: the class size, aligned to [`GRAIN`].
+/// The cache class of a plain layout (small, or medium up to [`PLAIN_MAX`]), or None for talc.
+#[inline]
+fn plain_class(layout: Layout) -> Option<usize> {
+    arena_class(layout).filter(|&c| c < PLAIN_CLASSES)
+}
+
+/// The talc layout of every block of cache class `c`: the class size, aligned to [`GRAIN`].
 #[inline]
 fn class_layout(c: usize) -> Layout {
-    // Always valid (GRAIN is a power of two, the size at most SMALL_MAX); the fallback is
+    // Always valid (GRAIN is a power of two, the size at most PLAIN_MAX); the fallback is
     // never taken.
-    match Layout::from_size_align((c + 1) * GRAIN, GRAIN) {
+    match Layout::from_size_align(arena_class_size(c), GRAIN) {
         Ok(l) => l,
         Err(_) => Layout::new::<u64>(),
     }
@@ -138,7 +152,8 @@ fn class_layout(c: usize) -> Layout {
 /// Most blocks a class keeps cached: about [`CACHE_BYTES`] of them.
 #[inline]
 fn class_cap(c: usize) -> u32 {
-    (CACHE_BYTES / ((c + 1) * GRAIN)).max(16) as u32
+    let least = if c < CLASSES { 16 } else { 8 };
+    (CACHE_BYTES / arena_class_size(c)).max(least) as u32
 }
 
 impl Heap {
@@ -254,7 +269,7 @@ impl Heap {
     /// SAFETY: `GlobalAlloc::alloc`'s contract.
     #[inline]
     unsafe fn plain_alloc(&self, layout: Layout) -> *mut u8 {
-        match class_of(layout) {
+        match plain_class(layout) {
             // SAFETY: see the `GlobalAlloc` impl.
             Some(c) => unsafe { self.small_alloc(c) },
             // SAFETY: the caller's guarantees.
@@ -267,7 +282,7 @@ impl Heap {
     /// SAFETY: `GlobalAlloc::dealloc`'s contract, for a plain block.
     #[inline]
     unsafe fn plain_dealloc(&self, ptr: *mut u8, layout: Layout) {
-        match class_of(layout) {
+        match plain_class(layout) {
             // SAFETY: `ptr` came from `plain_alloc` with this layout, hence from class `c`.
             Some(c) => unsafe { self.small_free(ptr, c) },
             // SAFETY: the caller's guarantees.
@@ -279,7 +294,7 @@ impl Heap {
     ///
     /// SAFETY: `GlobalAlloc::realloc`'s contract, for a plain block.
     unsafe fn plain_realloc(&self, ptr: *mut u8, layout: Layout, new_layout: Layout) -> *mut u8 {
-        let (old_c, new_c) = (class_of(layout), class_of(new_layout));
+        let (old_c, new_c) = (plain_class(layout), plain_class(new_layout));
         if old_c.is_none() && new_c.is_none() {
             // SAFETY: the caller's guarantees; talc may grow in place.
             return unsafe { self.large.realloc(ptr, layout, new_layout.size()) };
@@ -677,8 +692,8 @@ pub unsafe fn in_batch_arena(f: fn()) -> bool {
 static ALLOCATOR: Heap = Heap {
     large: TalcSyncCell::new_wasm(GeometricGrowth { end: None }),
     small: core::cell::UnsafeCell::new(Small {
-        free: [core::ptr::null_mut(); CLASSES],
-        count: [0; CLASSES],
+        free: [core::ptr::null_mut(); PLAIN_CLASSES],
+        count: [0; PLAIN_CLASSES],
     }),
     arena: core::cell::UnsafeCell::new(Arena {
         state: ArenaState::Off,

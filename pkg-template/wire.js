@@ -243,27 +243,31 @@ export function shareBatchViews(state, events) {
   if (!deltas) linkRefViewMetadata(state, events);
   const list = isObject(state) && isObject(state.readModel) ? state.readModel.events : undefined;
   if (!Array.isArray(list)) return state;
-  // Each source event's entries, in order (an event object given twice has two).
-  const entries = new Map();
-  for (let j = 0; j < list.length; j++) {
+  // Each source event's entries, in order (an event object given twice has two): its first
+  // entry, and from each entry the next one of the same source (-1: none). One map entry per
+  // event and two typed arrays, not an array per event.
+  const first = new Map();
+  const next = new Int32Array(list.length);
+  for (let j = list.length - 1; j >= 0; j--) {
     const source = isObject(list[j]) ? list[j].source : undefined;
     if (!isObject(source)) continue;
-    const at = entries.get(source);
-    if (at === undefined) entries.set(source, [j]);
-    else at.push(j);
+    const later = first.get(source);
+    next[j] = later === undefined ? -1 : later;
+    first.set(source, j);
   }
+  // An entry takes the first bucket projection that is its value.
+  const linked = new Uint8Array(list.length);
   for (let b = 0; b < BUCKETS.length; b++) {
     const bucket = state[BUCKETS[b]];
     if (!Array.isArray(bucket)) continue;
     for (let i = 0; i < bucket.length; i++) {
       const projection = bucket[i];
-      const at = isObject(projection) ? entries.get(projection.source) : undefined;
-      if (at === undefined) continue;
-      for (let n = 0; n < at.length; n++) {
-        const j = at[n];
-        if (j >= 0 && (!deltas || sameValue(list[j], projection))) {
+      let j = isObject(projection) ? first.get(projection.source) : undefined;
+      if (j === undefined) continue;
+      for (; j >= 0; j = next[j]) {
+        if (linked[j] === 0 && (!deltas || sameValue(list[j], projection))) {
           list[j] = projection;
-          at[n] = -1;
+          linked[j] = 1;
           break;
         }
       }
@@ -287,10 +291,21 @@ function linkRefViewMetadata(state, events) {
   for (const [key, field] of REF_VIEWS) {
     const views = state[key];
     if (!Array.isArray(views) || views.length === 0) continue;
+    // The ids of the views that hold metadata, each with the first event listing it; the events
+    // are read only until every one is found.
     const first = new Map();
-    for (const event of events) {
+    for (const view of views) if (isObject(view) && hasOwn(view, "metadata")) first.set(view.id, undefined);
+    let missing = first.size;
+    const find = (id, event) => {
+      if (first.has(id) && first.get(id) === undefined) {
+        first.set(id, event);
+        missing--;
+      }
+    };
+    for (let i = 0; i < events.length && missing > 0; i++) {
+      const event = events[i];
       const ids = isObject(event) ? event[field] : undefined;
-      if (Array.isArray(ids)) ids.forEach((id) => first.has(id) || first.set(id, event));
+      if (Array.isArray(ids)) ids.forEach((id) => find(id, event));
     }
     for (const view of views) {
       if (!isObject(view) || !hasOwn(view, "metadata")) continue;

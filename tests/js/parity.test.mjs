@@ -81,6 +81,17 @@ test("a state delta that moves tool projections keeps each one shared with its e
   assert.ok(state.tools.every((projection) => state.readModel.events.includes(projection)));
 });
 
+test("an event object given twice has two read-model entries, each shared with its tool projection", () => {
+  const started = toolEvent(undefined, "tool.started", "running", "search");
+  delete started.id;
+  const state = api.projectAgentUiState({ executionEvents: [started, started] });
+  assert.equal(state.readModel.events.length, 2);
+  assert.equal(state.tools.length, 2);
+  assert.notEqual(state.readModel.events[0], state.readModel.events[1]);
+  assert.equal(state.tools[0], state.readModel.events[0]);
+  assert.equal(state.tools[1], state.readModel.events[1]);
+});
+
 test("a projector keeps each tool call's MCP view in mcp.tools after every event", () => {
   const streams = [
     [

@@ -240,7 +240,9 @@ test("a pasted tool event without toolCallId shows a missing_scope_id issue", op
   assert.match(await text(page, "current-event"), /missing_scope_id/);
   assert.match(await text(page, "paste-note"), /1 event read/);
   await page.screenshot({ path: join(shots, "playground-paste.png"), fullPage: true });
-  // Pasted input cannot be reopened from the URL; the page says so.
+  // Pasted input cannot be reopened from the URL; the page says so. (The URL follows the step
+  // after a short debounce.)
+  await page.waitForFunction(() => location.hash === "#paste&step=1", null, { timeout: 10_000 }).catch(() => {});
   assert.match(page.url(), /#paste&step=1/);
   assert.deepEqual(errors, []);
   await page.close();

@@ -15,8 +15,9 @@ use serde_json::Value;
 /// An accepted event as a projector keeps it.
 #[derive(Debug, Clone)]
 pub enum Stored<'a> {
-    /// The parsed event, owned or borrowed from the caller.
-    Value(Cow<'a, Value>),
+    /// The parsed event, owned or borrowed from the caller (boxed: the other variants are a
+    /// fifth of a `Value`'s size, and a projector keeps one `Stored` per event).
+    Value(Box<Cow<'a, Value>>),
     /// The event's JSON text (what it was parsed from).
     Text(Box<str>),
     /// The event's slice of the JSON array text a batch projection reads.
@@ -28,7 +29,7 @@ impl Stored<'_> {
     /// parses, which cannot happen for text that was accepted).
     pub fn value(&self) -> Option<Cow<'_, Value>> {
         let text: &str = match self {
-            Stored::Value(v) => return Some(Cow::Borrowed(&**v)),
+            Stored::Value(v) => return Some(Cow::Borrowed(&***v)),
             Stored::Text(t) => t,
             Stored::Slice(t) => t,
         };

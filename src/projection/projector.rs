@@ -413,7 +413,7 @@ impl<'a> ProjectorCore<'a> {
             return Ok(false);
         }
         let pos = self.events.len();
-        self.events.push(Stored::Value(event));
+        self.events.push(Stored::Value(Box::new(event)));
         let events = &self.events;
         let map = match events.get(pos) {
             Some(Stored::Value(raw)) => raw.as_object(),

@@ -636,7 +636,7 @@ impl ReadModelAccumulator {
         })?;
         self.events.push(match text {
             Some(t) => Stored::Text(t.into()),
-            None => Stored::Value(std::borrow::Cow::Owned(event)),
+            None => Stored::Value(Box::new(std::borrow::Cow::Owned(event))),
         });
         Ok(())
     }

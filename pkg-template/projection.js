@@ -39,13 +39,35 @@ export { PROJECTOR_OPTIONS } from "./boundary.js";
 // ---------------------------------------------------------------------------------------------
 // Batch projection
 
+/**
+ * Event lists of more UTF-16 units of JSON than this take their state's wire text from the module
+ * in pieces as it is written (`project`'s sink): the module then never holds a long stream's
+ * whole wire text (about 0.4x its input) next to the input and the state. Shorter lists' wire
+ * text fits one piece.
+ */
+const WIRE_PIECES_UNITS = 512 * 1024;
+
+/** The wire text of the batch projection of the event list `text`, as `project` writes it. */
+function projectWire(what, text, sourceCount, strict) {
+  if (text.length <= WIRE_PIECES_UNITS) {
+    return callWithText(what, text, (len) => wasm.project(len, sourceCount, strict));
+  }
+  const pieces = [];
+  const take = (piece) => {
+    pieces.push(piece);
+  };
+  const rest = callWithText(what, text, (len) => wasm.project(len, sourceCount, strict, take));
+  pieces.push(rest);
+  return pieces.join("");
+}
+
 export function projectAgentUiState(input, options) {
   const what = "projectAgentUiState";
   const redact = redactOption(input, options, what);
   const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  const state = parseWire(callWithText(what, text, (len) => wasm.project(len, given.sourceCount, strict)), events);
+  const state = parseWire(projectWire(what, text, given.sourceCount, strict), events);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 

@@ -391,14 +391,21 @@ impl Val {
 
     /// Encode for the JS layer (see module docs).
     pub fn write_json(&self, out: &mut String) {
-        write_val(self, out, &|_| None);
+        write_val(self, out, &|_| None, &mut None);
     }
 
     /// `write_json`, writing a string for which `field_of` names its source (input event
     /// index, event field) as a reference to that field (only strings of at least
     /// [`MIN_FIELD_REF_LEN`] bytes, where the reference is shorter than the text).
     pub fn write_json_with(&self, out: &mut String, field_of: &StrSource<'_>) {
-        write_val(self, out, field_of);
+        write_val(self, out, field_of, &mut None);
+    }
+
+    /// [`Val::write_json_with`], handing the text to `flush.sink` whenever `out` holds at least
+    /// `flush.at` bytes between two members or items: the text the sink takes, followed by what
+    /// is left in `out` at the end, is exactly what `write_json_with` writes.
+    pub fn write_json_flushed(&self, out: &mut String, field_of: &StrSource<'_>, flush: Flush<'_>) {
+        write_val(self, out, field_of, &mut Some(flush));
     }
 
     pub fn to_json(&self) -> String {
@@ -772,9 +779,29 @@ pub type StrSource<'a> = dyn Fn(&Rc<str>) -> Option<(u32, &'static str)> + 'a;
 /// Strings shorter than this are written out even when their source is known.
 pub const MIN_FIELD_REF_LEN: usize = 32;
 
+/// Where a long text goes while it is written ([`Val::write_json_flushed`]), so the writer holds
+/// about `at` bytes (plus one member or item) rather than the whole text.
+pub struct Flush<'a> {
+    /// Hand the text over once `out` holds this many bytes.
+    pub at: usize,
+    /// Takes the text written so far; it empties `out` when it took the text, and leaves it as
+    /// it is when it could not (the text then stays in `out` and goes with the rest).
+    pub sink: &'a mut dyn FnMut(&mut String),
+}
+
+/// Hand `out` to the flush's sink if it holds enough.
+#[inline]
+fn flush_full(out: &mut String, flush: &mut Option<Flush<'_>>) {
+    if let Some(f) = flush {
+        if out.len() >= f.at {
+            (f.sink)(out);
+        }
+    }
+}
+
 /// Recursion is bounded: outputs are built by the projection, whose nesting comes from input
 /// values already parsed under the depth limit.
-fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
+fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>, flush: &mut Option<Flush<'_>>) {
     match v {
         Val::Undef => out.push_str("\"\\u0000u\""),
         Val::Null => out.push_str("null"),
@@ -812,7 +839,8 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_val(x, out, field_of);
+                write_val(x, out, field_of, flush);
+                flush_full(out, flush);
             }
             out.push(']');
         }
@@ -824,7 +852,8 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>) {
                 }
                 write_key(k, out);
                 out.push(':');
-                write_val(x, out, field_of);
+                write_val(x, out, field_of, flush);
+                flush_full(out, flush);
             }
             out.push('}');
         }
@@ -968,6 +997,52 @@ mod tests {
             v.to_json(),
             r#"{"a":"\u0000u","b":"\u0000\u0000x","c":"\u0000e3"}"#
         );
+    }
+
+    #[test]
+    fn flushed_pieces_make_the_whole_text() {
+        let item = |i: u32| {
+            Obj::new()
+                .k("id", Val::str(&format!("item-{i}")))
+                .k("event", Val::Event(i))
+                .k("tags", Val::arr(vec![Val::Undef, Val::Num(f64::from(i))]))
+                .into_val()
+        };
+        let v = Obj::new()
+            .k("items", Val::arr((0..40).map(item).collect()))
+            .k("nested", Obj::new().k("list", Val::arr(vec![])).into_val())
+            .k("last", Val::str("end"))
+            .into_val();
+        let whole = v.to_json();
+        for at in [0, 1, 7, 64, 300, whole.len(), whole.len() + 1] {
+            let mut pieces: Vec<String> = Vec::new();
+            let mut take = |out: &mut String| {
+                pieces.push(std::mem::take(out));
+            };
+            let mut out = String::new();
+            let flush = Flush {
+                at,
+                sink: &mut take,
+            };
+            v.write_json_flushed(&mut out, &|_| None, flush);
+            let n = pieces.len();
+            assert_eq!(pieces.concat() + &out, whole, "at {at}");
+            // Pieces are handed over between members or items, each once it reached `at`.
+            assert!(pieces.iter().all(|p| p.len() >= at), "at {at}");
+            assert_eq!(n == 0, at > whole.len() - 1, "at {at}: {n} pieces");
+        }
+        // A sink that cannot take the text leaves it where it is: the result is then whole.
+        let mut refuse = |_: &mut String| {};
+        let mut out = String::new();
+        v.write_json_flushed(
+            &mut out,
+            &|_| None,
+            Flush {
+                at: 1,
+                sink: &mut refuse,
+            },
+        );
+        assert_eq!(out, whole);
     }
 
     #[test]

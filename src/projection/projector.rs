@@ -25,7 +25,7 @@ use super::timeline;
 use super::tool_surface::{ToolChange, ToolSurfaceAcc};
 use crate::contract::event::{check_carryable, check_event, Ev, EvIndex, EventError, Odd, OddOp};
 use crate::contract::order::OrdSet;
-use crate::contract::val::{deep_equal, Obj, Val, MIN_FIELD_REF_LEN};
+use crate::contract::val::{deep_equal, Flush, Obj, Val, MIN_FIELD_REF_LEN};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
 /// a delta path; swapped back for the real values on output).
@@ -567,6 +567,12 @@ impl<'a> ProjectorCore<'a> {
     /// are copies of an accepted event's field written as references to that field.
     pub fn write_wire(&self, v: &Val, out: &mut String) {
         v.write_json_with(out, &|s| self.field_of(s));
+    }
+
+    /// [`Self::write_wire`], handing the text to `flush.sink` as it grows
+    /// ([`Val::write_json_flushed`]).
+    pub fn write_wire_flushed(&self, v: &Val, out: &mut String, flush: Flush<'_>) {
+        v.write_json_flushed(out, &|s| self.field_of(s), flush);
     }
 
     /// Wire text of a patch from this projector (see [`Self::write_wire`]).

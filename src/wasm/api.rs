@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::alloc::{dispose, BatchArena};
 use super::input::with_input;
-use crate::contract::val::Val;
+use crate::contract::val::{Flush, Val};
 use crate::contract::{sequence, terminal, validation};
 use crate::projection::{replay, snapshot, subagents};
 
@@ -119,6 +119,41 @@ fn batch(
         result
     })?;
     Ok(out)
+}
+
+/// The wire text of a batch's `state` into `out`, in pieces to `sink` when there is one.
+fn write_state(
+    projector: &crate::projection::projector::ProjectorCore<'_>,
+    state: &Val,
+    out: &mut String,
+    sink: Option<&js_sys::Function>,
+) {
+    match sink {
+        Some(sink) => {
+            let mut send = to_sink(sink);
+            let flush = Flush {
+                at: WIRE_CHUNK,
+                sink: &mut send,
+            };
+            projector.write_wire_flushed(state, out, flush);
+        }
+        None => projector.write_wire(state, out),
+    }
+}
+
+/// A flush sink ([`Flush`]) that hands the text to the JS function `sink` as a string. Should
+/// the function throw, the text stays in the buffer and no more is handed over: it all comes
+/// back with the call's result instead, so the pieces and the result always make the whole.
+fn to_sink(sink: &js_sys::Function) -> impl FnMut(&mut String) + '_ {
+    let mut taken = true;
+    move |out: &mut String| {
+        if taken {
+            taken = sink.call1(&JsValue::NULL, &JsValue::from_str(out)).is_ok();
+            if taken {
+                out.clear();
+            }
+        }
+    }
 }
 
 fn wire(v: &Val) -> String {
@@ -291,26 +326,38 @@ pub fn runtime_status_for_terminal_event_class(v: Option<String>) -> Option<Stri
 /// parsed whole first, a few percent faster, and take a few megabytes at most.
 const STREAM_MIN_BYTES: usize = 256 * 1024;
 
+/// Bytes of wire text a batch projection with a sink hands over at a time.
+const WIRE_CHUNK: usize = 256 * 1024;
+
 /// Batch projection of a JSON array of events; `Val::Event(i)` is the i-th array element.
 /// `source_count_json`: the source count's JSON text ([`source_count`]). `strict`: refuse events
 /// outside `check_event`'s boundary instead of projecting them as the reference does.
+/// `sink`: a function that takes the wire text in pieces of about [`WIRE_CHUNK`] bytes as it is
+/// written (the returned text is the rest), so the module never holds a long stream's whole
+/// wire text next to its input and state; without one, the whole text is returned.
 #[wasm_bindgen]
 pub fn project(
     len: usize,
     source_count_json: Option<String>,
     strict: bool,
+    sink: Option<js_sys::Function>,
 ) -> Result<String, JsError> {
     let source_count = source_count(source_count_json)?;
     // The wire text of a long stream is about 0.45x its input (events and most per-event
-    // objects cross as references to the caller's events): reserve about that once.
-    batch(len, len / 2 + 1024, |text, out, arena| {
+    // objects cross as references to the caller's events): reserve about that once, or two
+    // pieces when it goes to a sink.
+    let reserve = match sink {
+        Some(_) => 2 * WIRE_CHUNK,
+        None => len / 2 + 1024,
+    };
+    batch(len, reserve, |text, out, arena| {
         if text.len() >= STREAM_MIN_BYTES {
             // One pass: each event parsed, applied and dropped (the projector keeps its text).
             let mut projector =
                 crate::projection::projector::ProjectorCore::counted(source_count.clone());
             projector.set_strict(strict);
             if let Some(state) = projector.project_array_text(text) {
-                projector.write_wire(&state, out);
+                write_state(&projector, &state, out, sink.as_ref());
                 dispose(arena, state);
                 dispose(arena, projector);
                 return Ok(());
@@ -325,7 +372,7 @@ pub fn project(
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
-            projector.write_wire(state, out);
+            write_state(&projector, state, out, sink.as_ref());
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);

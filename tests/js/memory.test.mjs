@@ -8,7 +8,9 @@ import { pkgEntry } from "./reference.mjs";
 
 const api = await import(pkgEntry);
 const { core } = await import(new URL("core.js", `file://${pkgEntry}`).href);
-const { ISOLATE_INPUT_UNITS } = await import(new URL("boundary.js", `file://${pkgEntry}`).href);
+const glue = await import(new URL("glue/agent_runtime_projection.js", `file://${pkgEntry}`).href);
+const boundary = await import(new URL("boundary.js", `file://${pkgEntry}`).href);
+const { ISOLATE_INPUT_UNITS } = boundary;
 
 const MiB = 2 ** 20;
 const memory = () => core.exports.memory.buffer.byteLength;
@@ -31,6 +33,31 @@ test("a batch larger than the isolation threshold leaves the installed instance'
   assert.ok(Array.isArray(violations));
   projector.free();
   assert.equal(state.readModel.events[0].source, events[0], "sources are the caller's objects");
+});
+
+test("a long batch's wire text handed out in pieces is the text the module returns whole", () => {
+  const text = JSON.stringify(api.generateRuntimeEvents(3000, 8));
+  const { call, putText } = boundary;
+  const whole = call("test", () => glue.project(putText(text), undefined, false));
+  const pieces = [];
+  const rest = call("test", () => glue.project(putText(text), undefined, false, (piece) => pieces.push(piece)));
+  assert.ok(pieces.length >= 2, `${pieces.length} pieces`);
+  assert.ok(rest.length < whole.length / 2);
+  assert.equal(pieces.join("") + rest, whole);
+  // A sink that throws takes nothing: from then on the text stays in the module and comes back
+  // with the result, so nothing is lost or doubled.
+  let calls = 0;
+  const taken = [];
+  const refused = call("test", () =>
+    glue.project(putText(text), undefined, false, (piece) => {
+      calls++;
+      if (calls === 2) throw new Error("full");
+      taken.push(piece);
+    }),
+  );
+  assert.equal(calls, 2, "no piece is offered after a refusal");
+  assert.equal(taken.length, 1);
+  assert.equal(taken[0] + refused, whole);
 });
 
 test("batches just under the threshold keep the installed instance within 64 MiB", () => {

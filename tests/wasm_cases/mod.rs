@@ -109,8 +109,13 @@ pub fn projector_matches_batch() {
             .expect("JSON");
     streams.push(generated.as_array().cloned().unwrap_or_default());
     for events in streams {
-        let batch =
-            api::project(load(&json(&Value::Array(events.clone()))), None, false).expect("project");
+        let batch = api::project(
+            load(&json(&Value::Array(events.clone()))),
+            None,
+            false,
+            None,
+        )
+        .expect("project");
         let mut p = WasmProjector::new(None, false).expect("projector");
         let mut patches = 0;
         for (i, e) in events.iter().enumerate() {
@@ -170,7 +175,7 @@ pub fn bad_input_is_refused_without_change() {
             before,
             "a refused apply_many changes nothing"
         );
-        assert!(api::project(load("{\"executionEvents\":[]}"), None, strict).is_err());
+        assert!(api::project(load("{\"executionEvents\":[]}"), None, strict, None).is_err());
     }
     let mut lax = WasmProjector::new(None, false).expect("projector");
     for (i, bad) in outside_strict.iter().enumerate() {
@@ -181,7 +186,8 @@ pub fn bad_input_is_refused_without_change() {
 
 pub fn input_buffer_handles_non_ascii() {
     let text = "{\"id\":\"evt_\u{4e2d}\u{6587}\",\"kind\":\"note\",\"status\":\"completed\",\"title\":\"\u{1F600} \u{00e9}\",\"createdAt\":\"t\"}";
-    let state = api::project(load(&format!("[{text}]")), Some("1".into()), false).expect("project");
+    let state =
+        api::project(load(&format!("[{text}]")), Some("1".into()), false, None).expect("project");
     assert!(state.contains("\u{1F600} \u{00e9}"));
 }
 
@@ -261,21 +267,32 @@ pub fn batch_arena_keeps_blocks_apart() {
     // SAFETY: as above.
     assert!(unsafe { in_batch_arena(large_blocks) });
     let text = generate_json(3000, 11, "{}").expect("generate");
-    let first = api::project(load(&text), None, false).expect("project");
+    let first = api::project(load(&text), None, false, None).expect("project");
     let mut plain: Vec<String> = Vec::new();
     for round in 0..3 {
         plain.push(format!("kept across batch {round}").repeat(round + 1));
         assert_eq!(
-            api::project(load(&text), None, false).expect("project"),
+            api::project(load(&text), None, false, None).expect("project"),
             first
         );
         assert!(
-            api::project(load("[{\"id\":7}]"), None, true).is_err(),
+            api::project(load("[{\"id\":7}]"), None, true, None).is_err(),
             "error inside an arena"
         );
         let model = api::project_read_model(load(&text), None, false).expect("read model");
         assert!(model.starts_with('{'));
     }
+    // Given a sink, the batch hands its text out in pieces that, with what it returns, make the
+    // same text.
+    let pieces = js_sys::Array::new();
+    let sink: js_sys::Function = wasm_bindgen::JsCast::unchecked_into(
+        js_sys::Function::new_with_args("pieces, piece", "pieces.push(piece)")
+            .bind1(&wasm_bindgen::JsValue::NULL, &pieces),
+    );
+    let rest = api::project(load(&text), None, false, Some(sink)).expect("project");
+    assert!(pieces.length() >= 2, "{} pieces", pieces.length());
+    let joined: String = pieces.iter().filter_map(|p| p.as_string()).collect();
+    assert_eq!(joined + &rest, first);
     for (round, s) in plain.iter().enumerate() {
         assert_eq!(*s, format!("kept across batch {round}").repeat(round + 1));
     }

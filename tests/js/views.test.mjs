@@ -449,3 +449,43 @@ test("runtimeStatusForEvents names the event its scan throws on", () => {
     message: 'runtimeStatusForEvents: events[1] (id "e1"): the reference projection throws a TypeError on this event: it calls a string method on status (a number)',
   });
 });
+
+test("the runtime status reads ids and classes in any script as the batch projection does", () => {
+  // Every id, action id and resolved-from id renamed one-to-one into text that is not ASCII (two
+  // and three UTF-8 bytes a unit, surrogate pairs, ASCII after them): the status functions take
+  // these fields as strings one by one, the batch projection inside the events' JSON text.
+  const scripts = ["é", "中文", "😀", "ü-x", "ı"];
+  const names = new Map();
+  const rename = (id) => {
+    if (typeof id !== "string") return id;
+    if (!names.has(id)) names.set(id, `${scripts[names.size % scripts.length]}${id}${scripts[(names.size + 2) % scripts.length]}`);
+    return names.get(id);
+  };
+  const events = api.generateRuntimeEvents(600, 17).map((e) => {
+    const out = { ...e, id: rename(e.id), actionId: rename(e.actionId) };
+    if (e.payload && typeof e.payload.resolvedFromEventId === "string") {
+      out.payload = { ...e.payload, resolvedFromEventId: rename(e.payload.resolvedFromEventId) };
+    }
+    return out;
+  });
+  assert.ok(events.some((e) => e.actionId !== undefined), "the stream resolves actions");
+  const acc = api.createRuntimeStatusAccumulator();
+  const statuses = new Set();
+  for (let n = 0; n < events.length; n++) {
+    const view = acc.apply(events[n]);
+    statuses.add(view.status);
+    if (n % 25 === 0 || n === events.length - 1) {
+      const prefix = events.slice(0, n + 1);
+      const batch = api.projectAgentUiState({ executionEvents: prefix });
+      assert.deepStrictEqual(api.runtimeStatusForEvents(prefix), batch.runtime, `after ${n + 1} events`);
+    }
+  }
+  assert.ok(statuses.size >= 2, `statuses seen: ${[...statuses]}`);
+  // The accumulator over the renamed stream says what it says over the original one, event by
+  // event.
+  const statusesOf = (stream) => {
+    const a = api.createRuntimeStatusAccumulator();
+    return stream.map((e) => a.apply(e).status);
+  };
+  assert.deepStrictEqual(statusesOf(events), statusesOf(api.generateRuntimeEvents(600, 17)));
+});

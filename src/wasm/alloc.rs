@@ -635,6 +635,20 @@ impl BatchArena {
         }
     }
 
+    /// Run `f` with plain allocations, for calls into JS during the batch: what they allocate
+    /// (wasm-bindgen's table of JS values grows as a Rust vector) may outlive the arena. Arena
+    /// blocks freed meanwhile wait for the arena's end.
+    pub(crate) fn outside<T>(&self, f: impl FnOnce() -> T) -> T {
+        // SAFETY: single-threaded; no allocator call is running.
+        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+        arena.state = ArenaState::Stopped;
+        let out = f();
+        // SAFETY: as above (`f` has returned).
+        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+        arena.state = ArenaState::Active;
+        out
+    }
+
     /// Stop allocating from the arena. Its blocks stay readable until the result is dropped.
     pub(crate) fn stop(self) -> StoppedArena {
         drop(self);

@@ -127,10 +127,11 @@ fn write_state(
     state: &Val,
     out: &mut String,
     sink: Option<&js_sys::Function>,
+    arena: Option<&BatchArena>,
 ) {
     match sink {
         Some(sink) => {
-            let mut send = to_sink(sink);
+            let mut send = to_sink(sink, arena);
             let flush = Flush {
                 at: WIRE_CHUNK,
                 sink: &mut send,
@@ -141,14 +142,22 @@ fn write_state(
     }
 }
 
-/// A flush sink ([`Flush`]) that hands the text to the JS function `sink` as a string. Should
-/// the function throw, the text stays in the buffer and no more is handed over: it all comes
-/// back with the call's result instead, so the pieces and the result always make the whole.
-fn to_sink(sink: &js_sys::Function) -> impl FnMut(&mut String) + '_ {
+/// A flush sink ([`Flush`]) that hands the text to the JS function `sink` as a string (outside
+/// the batch `arena`: the call's JS values may grow wasm-bindgen's table). Should the function
+/// throw, the text stays in the buffer and no more is handed over: it all comes back with the
+/// call's result instead, so the pieces and the result always make the whole.
+fn to_sink<'a>(
+    sink: &'a js_sys::Function,
+    arena: Option<&'a BatchArena>,
+) -> impl FnMut(&mut String) + 'a {
     let mut taken = true;
     move |out: &mut String| {
         if taken {
-            taken = sink.call1(&JsValue::NULL, &JsValue::from_str(out)).is_ok();
+            let hand = || sink.call1(&JsValue::NULL, &JsValue::from_str(out)).is_ok();
+            taken = match arena {
+                Some(arena) => arena.outside(hand),
+                None => hand(),
+            };
             if taken {
                 out.clear();
             }
@@ -357,7 +366,7 @@ pub fn project(
                 crate::projection::projector::ProjectorCore::counted(source_count.clone());
             projector.set_strict(strict);
             if let Some(state) = projector.project_array_text(text) {
-                write_state(&projector, &state, out, sink.as_ref());
+                write_state(&projector, &state, out, sink.as_ref(), arena);
                 dispose(arena, state);
                 dispose(arena, projector);
                 return Ok(());
@@ -372,7 +381,7 @@ pub fn project(
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
-            write_state(&projector, state, out, sink.as_ref());
+            write_state(&projector, state, out, sink.as_ref(), arena);
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);

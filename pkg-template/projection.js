@@ -53,10 +53,7 @@ function projectWire(what, text, sourceCount, strict) {
     return callWithText(what, text, (len) => wasm.project(len, sourceCount, strict));
   }
   const pieces = [];
-  const take = (piece) => {
-    pieces.push(piece);
-  };
-  const rest = callWithText(what, text, (len) => wasm.project(len, sourceCount, strict, take));
+  const rest = callWithText(what, text, (len) => wasm.project(len, sourceCount, strict, (piece) => pieces.push(piece)));
   pieces.push(rest);
   return pieces.join("");
 }

@@ -52,7 +52,7 @@ fn recorded_calls_replay_natively() {
                 let events = event_vals(&r.events);
                 Obj::new()
                     .k("events", Val::arr(events.clone()))
-                    .k("state", resolve(&r.state, &events))
+                    .k("state", resolve(&r.state(), &events))
                     .k("diagnostics", Val::str_arr(&r.diagnostics))
                     .into_val()
             }

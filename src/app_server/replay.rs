@@ -19,24 +19,32 @@ use super::{Builder, Built, ExecutionEvents, FactsError, Stamp};
 /// The diagnostic of a replay that found no event.
 pub const EMPTY_DIAGNOSTIC: &str = "app_server_facts_empty";
 
-/// A replay: the ordered events, the state projected from them (`Val::Event(i)` in it is
-/// `events.events[i]`) and the diagnostics.
+/// A replay: the ordered events, the state projected from them and the diagnostics.
 pub struct Replay<'a> {
     pub events: ExecutionEvents<'a>,
-    pub state: Val,
+    /// The state with the objects made from one event left as `Val::Made`, as the wire sends
+    /// it ([`Projector::state_compact`]); [`Self::state`] builds them.
+    compact: Val,
     pub diagnostics: Vec<&'static str>,
     projector: Projector,
 }
 
 impl<'a> Replay<'a> {
+    /// The projected state (`Val::Event(i)` in it is `events.events[i]`).
+    pub fn state(&self) -> Val {
+        self.projector.expand(&self.compact)
+    }
+
     /// The wire text `{"events":[...],"refs":[...],"state":{...},"diagnostics":[...]}`:
     /// `refs` are the paths from `root` (the input) of the values the events embed; the state's
-    /// long strings copied from event `i` are written as references to that event's field.
+    /// long strings copied from event `i` are written as references to that event's field, the
+    /// objects made from event `i` as references to their template (the JS side makes them
+    /// from the returned events).
     pub fn write_wire(&self, root: Option<&'a Value>, out: &mut String) {
         out.push('{');
         self.events.write_wire_members(root, out);
         out.push_str(",\"state\":");
-        self.projector.write_wire(&self.state, out);
+        self.projector.write_wire(&self.compact, out);
         out.push_str(",\"diagnostics\":[");
         for (i, d) in self.diagnostics.iter().enumerate() {
             if i > 0 {
@@ -81,12 +89,12 @@ pub fn replay_app_server_facts(input: Js<'_>) -> Result<Replay<'_>, FactsError> 
     )));
     // The built events project as the reference's batch projects them (odd values included);
     // where it would throw, so does the replay, naming the event.
-    let state = projector
-        .project_list(json)
+    let compact = projector
+        .project_list_compact(json)
         .map_err(|err| FactsError(format!("replayAppServerFacts: {}", err.message)))?;
     Ok(Replay {
         events,
-        state,
+        compact,
         diagnostics,
         projector,
     })
@@ -164,7 +172,8 @@ mod tests {
             ]
         );
         assert!(r.diagnostics.is_empty());
-        let hydration = r.state.get("hydration").unwrap();
+        let state = r.state();
+        let hydration = state.get("hydration").unwrap();
         assert_eq!(hydration.get("eventCount").and_then(Val::as_f64), Some(4.0));
         let mut wire = String::new();
         r.write_wire(Some(&input), &mut wire);
@@ -199,7 +208,7 @@ mod tests {
             {"eventId": "b", "type": "x"}
         ]});
         let replay = replay_app_server_facts(Some(&odd)).expect("projected");
-        let state: Value = serde_json::from_str(&replay.state.to_json()).expect("JSON");
+        let state: Value = serde_json::from_str(&replay.state().to_json()).expect("JSON");
         assert_eq!(state["timeline"][1]["createdAt"], json!(5));
         assert_eq!(
             err(json!({"events": [

@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use crate::contract::fxhash::HashMap;
-use crate::contract::val::{write_json_str, write_uint};
+use crate::contract::val::{write_uint, write_wire_str};
 
 /// One step of a path from the input's root: an object key or an array index.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,7 +128,7 @@ impl<'a> Embedded<'a> {
                     out.push(',');
                 }
                 match step {
-                    Step::Key(k) => write_json_str(k, out),
+                    Step::Key(k) => write_wire_str(k, out),
                     Step::Index(n) => write_uint(*n, out),
                 }
             }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
-use crate::contract::val::{write_json_str, Val};
+use crate::contract::val::{write_wire_str, Val};
 
 use super::embed::Embedded;
 use super::Js;
@@ -86,7 +86,7 @@ impl<'a> Out<'a> {
                     if i > 0 {
                         out.push(',');
                     }
-                    write_json_str(k, out);
+                    write_wire_str(k, out);
                     out.push(':');
                     x.write_wire(out, embedded);
                 }
@@ -124,7 +124,7 @@ fn wire_str(s: &str, out: &mut String) {
     if s.starts_with('\0') {
         Val::str(s).write_json(out);
     } else {
-        write_json_str(s, out);
+        write_wire_str(s, out);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
-use crate::contract::val::{write_json_str, write_uint, StrSource, Val};
+use crate::contract::val::{write_uint, write_wire_str, StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -179,8 +179,8 @@ fn write_path(path: &[Seg], out: &mut String) {
             out.push(',');
         }
         match s {
-            Seg::Key(k) => write_json_str(k, out),
-            Seg::Name(k) => write_json_str(k, out),
+            Seg::Key(k) => write_wire_str(k, out),
+            Seg::Name(k) => write_wire_str(k, out),
             Seg::Index(n) => {
                 write_uint(*n, out);
             }

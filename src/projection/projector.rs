@@ -1230,7 +1230,7 @@ pub fn project_compact(events: &[Value], source_count: Val) -> Result<Val, Event
 }
 
 /// The projector of [`project_with`], every event applied.
-fn projected(
+pub(crate) fn projected(
     events: &[Value],
     source_count: Val,
     strict: bool,

@@ -5,6 +5,8 @@
 //! then checked against the fixture's `expected` counts. A failed-closed replay projects nothing
 //! and returns the empty state.
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use crate::contract::event::EventError;
@@ -12,11 +14,17 @@ use crate::contract::js::js_string_to_number;
 use crate::contract::sequence::{verify_runtime_event_sequence, Violation};
 use crate::contract::val::{Obj, Val};
 use crate::contract::validation::{collect_fixture_issues, Issue};
-use crate::projection::coding::{project_coding_workbench_view_with, ProjectActions};
+use crate::projection::coding::{
+    project_coding_workbench_view_with, single_event_actions, ProjectActions,
+};
+use crate::projection::projector::{projected, ProjectorCore};
 
 /// Batch projection of a list of events (`projectAgentUiState({executionEvents})`, no
 /// `sourceCount`).
-pub type ProjectFn<'a> = &'a dyn Fn(&[Value]) -> Result<Val, EventError>;
+pub type ProjectFn<'a> = &'a dyn Fn(&'a [Value]) -> Result<Val, EventError>;
+
+/// The whole state of a state `ProjectFn` gave (which may leave objects to be made).
+type FullFn<'a> = &'a dyn Fn(&Val) -> Val;
 
 /// The outcome of one replay (`AgentUiFixtureReplayResult`).
 #[derive(Clone, Debug)]
@@ -108,6 +116,7 @@ fn replay_diagnostics(
     fixture: &Value,
     events: &[Value],
     state: &Val,
+    full: FullFn<'_>,
     issues: &[Issue],
     project_actions: ProjectActions<'_>,
 ) -> Vec<String> {
@@ -150,7 +159,7 @@ fn replay_diagnostics(
     );
 
     if let Some(c) = exp("coding").filter(|c| !c.is_null()) {
-        let model = project_coding_workbench_view_with(state, None, events, project_actions);
+        let model = project_coding_workbench_view_with(&full(state), None, events, project_actions);
         let m = |k: &str| model.get(k);
         let ce = |k: &str| c.get(k);
         push(
@@ -235,9 +244,19 @@ fn replay_diagnostics(
 
 /// Replay a fixture with the given batch projection (`project`) and single-event action
 /// projection (used by the coding view only when a read model is given, never here).
-pub fn replay_with(
-    fixture: &Value,
-    project: ProjectFn<'_>,
+pub fn replay_with<'a>(
+    fixture: &'a Value,
+    project: ProjectFn<'a>,
+    project_actions: ProjectActions<'_>,
+) -> Result<ReplayResult, EventError> {
+    replay_inner(fixture, project, &Val::clone, project_actions)
+}
+
+/// [`replay_with`], where `full` gives the whole state of what `project` returns.
+fn replay_inner<'a>(
+    fixture: &'a Value,
+    project: ProjectFn<'a>,
+    full: FullFn<'_>,
     project_actions: ProjectActions<'_>,
 ) -> Result<ReplayResult, EventError> {
     let validation_issues = collect_fixture_issues(fixture, "$");
@@ -262,7 +281,14 @@ pub fn replay_with(
         )
     } else {
         let state = project(events)?;
-        let d = replay_diagnostics(fixture, events, &state, &validation_issues, project_actions);
+        let d = replay_diagnostics(
+            fixture,
+            events,
+            &state,
+            full,
+            &validation_issues,
+            project_actions,
+        );
         (state, d)
     };
     let passed = !failed_closed && validation_issues.is_empty() && diagnostics.is_empty();
@@ -282,8 +308,32 @@ pub fn replay_fixture(fixture: &Value) -> Result<ReplayResult, EventError> {
     replay_with(
         fixture,
         &|events: &[Value]| crate::projection::projector::project(events, None),
-        &crate::projection::coding::single_event_actions,
+        &single_event_actions,
     )
+}
+
+/// The wire text of `replayAgentUiFixture(fixture)`'s result into `out`: its state as a batch
+/// projection sends it ([`ProjectorCore::write_wire`]: the objects made from event `i` and the
+/// long strings copied from it are references to `fixture.events[i]`); the state is built
+/// whole only for the coding view's checks.
+pub fn write_replay_wire(fixture: &Value, out: &mut String) -> Result<(), EventError> {
+    let core: RefCell<Option<ProjectorCore<'_>>> = RefCell::new(None);
+    let project = |events| {
+        let p = projected(events, Val::Num(0.0), false)?;
+        let state = p.state_compact()?;
+        *core.borrow_mut() = Some(p);
+        Ok(state)
+    };
+    let full = |v: &Val| match core.borrow().as_ref() {
+        Some(p) => p.expand(v),
+        None => v.clone(),
+    };
+    let result = replay_inner(fixture, &project, &full, &single_event_actions)?.to_val();
+    match core.borrow().as_ref() {
+        Some(p) => p.write_wire(&result, out),
+        None => result.write_json(out),
+    }
+    Ok(())
 }
 
 /// `replayAgentUiFixture(fixture)` as the reference's result object (7 keys). `Val::Event(i)`

@@ -449,8 +449,11 @@ pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
 /// `replayAgentUiFixture(fixture)`; `Val::Event(i)` is `fixture.events[i]`.
 #[wasm_bindgen]
 pub fn replay_fixture(len: usize) -> Result<String, JsError> {
-    let fixture = parse_input(len)?;
-    replay::replay_agent_ui_fixture(&fixture)
-        .map(|v| wire(&v))
-        .map_err(|e| JsError::new(&e.message))
+    batch(len, len, |text, out, arena| {
+        let fixture = crate::contract::json::parse_value(text)
+            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let result = replay::write_replay_wire(&fixture, out).map_err(|e| e.message);
+        dispose(arena, fixture);
+        result
+    })
 }

@@ -712,7 +712,6 @@ const ESCAPE: [u8; 256] = {
 /// JSON string literal, JS `JSON.stringify` escaping.
 pub fn write_json_str(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
-    let needs_escape = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
     out.reserve(bytes.len() + 2);
     out.push('"');
     // Most strings (every key, most values) need no escape: one scan, one copy. Otherwise the
@@ -727,21 +726,37 @@ pub fn write_json_str(s: &str, out: &mut String) {
         if !needs_escape(b) {
             continue;
         }
-        let esc = ESCAPE[b as usize];
         out.push_str(s.get(start..i).unwrap_or(""));
-        out.push('\\');
-        if esc == b'u' {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        } else {
-            out.push(esc as char);
-        }
+        push_escaped(b, out);
         start = i + 1;
     }
     out.push_str(s.get(start..).unwrap_or(""));
     out.push('"');
+}
+
+/// A byte JSON text must escape: a control character, a quote or a backslash.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The escape of a byte that [`needs_escape`].
+fn push_escaped(b: u8, out: &mut String) {
+    match ESCAPE.get(usize::from(b)) {
+        Some(b'u') | None => push_unit(u16::from(b), out),
+        Some(&esc) => {
+            out.push('\\');
+            out.push(char::from(esc));
+        }
+    }
+}
+
+/// `\uXXXX`.
+fn push_unit(u: u16, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from(HEX[usize::from((u >> shift) & 15)]));
+    }
 }
 
 /// JSON string literal for the wire, ASCII only: as [`write_json_str`], with every character
@@ -750,49 +765,22 @@ pub fn write_json_str(s: &str, out: &mut String) {
 /// times faster than UTF-8 with a few characters beyond ASCII (Node's `TextDecoder` fast path),
 /// and into a one-byte string that `JSON.parse` reads faster.
 pub fn write_wire_str(s: &str, out: &mut String) {
-    let bytes = s.as_bytes();
-    let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
-    let Some(first) = bytes.iter().position(|&b| !plain(b)) else {
-        out.reserve(bytes.len() + 2);
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-        return;
-    };
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let unit = |u: u16, out: &mut String| {
-        out.push_str("\\u");
-        for shift in [12, 8, 4, 0] {
-            out.push(HEX[usize::from((u >> shift) & 15)] as char);
-        }
-    };
-    out.reserve(bytes.len() + 8);
+    if s.is_ascii() {
+        return write_json_str(s, out);
+    }
+    out.reserve(s.len() * 2 + 2);
     out.push('"');
-    out.push_str(s.get(..first).unwrap_or(""));
-    let mut start = first;
-    for (i, c) in s.get(first..).unwrap_or("").char_indices() {
-        let i = i + first;
-        if c.is_ascii() && plain(c as u8) {
-            continue;
-        }
-        out.push_str(s.get(start..i).unwrap_or(""));
-        start = i + c.len_utf8();
-        if c.is_ascii() {
-            let esc = ESCAPE[c as usize];
-            if esc == b'u' {
-                unit(c as u16, out);
-            } else {
-                out.push('\\');
-                out.push(esc as char);
-            }
-        } else {
-            let mut units = [0u16; 2];
-            for u in c.encode_utf16(&mut units) {
-                unit(*u, out);
-            }
+    let mut units = [0u16; 2];
+    for c in s.chars() {
+        match u8::try_from(c) {
+            Ok(b) if b.is_ascii() && !needs_escape(b) => out.push(c),
+            Ok(b) if b.is_ascii() => push_escaped(b, out),
+            _ => c
+                .encode_utf16(&mut units)
+                .iter()
+                .for_each(|&u| push_unit(u, out)),
         }
     }
-    out.push_str(s.get(start..).unwrap_or(""));
     out.push('"');
 }
 

@@ -290,10 +290,45 @@ function text(value) {
   return typeof value === "string" ? value : undefined;
 }
 
+/**
+ * The runtime status accumulator's class code of an event's `eventClass` and `status` (each ""
+ * when not a string), from the module once per pair (`runtime_status_class`, a pure function of
+ * the two): eventClass -> status -> code. A stream of ever new pairs starts the table afresh.
+ */
+const statusClasses = new Map();
+const STATUS_CLASS_PAIRS = 1024;
+let statusClassPairs = 0;
+
+function statusClassOf(eventClass, status, what) {
+  let byStatus = statusClasses.get(eventClass);
+  let code = byStatus === undefined ? undefined : byStatus.get(status);
+  if (code === undefined) {
+    code = call(what, () => wasm.runtime_status_class(eventClass, status));
+    if (++statusClassPairs > STATUS_CLASS_PAIRS) {
+      statusClasses.clear();
+      statusClassPairs = 1;
+      byStatus = undefined;
+    }
+    if (byStatus === undefined) statusClasses.set(eventClass, (byStatus = new Map()));
+    byStatus.set(status, code);
+  }
+  return code;
+}
+
 export function createRuntimeStatusAccumulator() {
   const what = "createRuntimeStatusAccumulator";
   const { inner, check } = owned(what, () => new wasm.WasmRuntimeStatusAccumulator());
   let view = runtimeView(RUNTIME_STATUSES[0], undefined);
+  // The module takes each id as a number: equal strings, equal numbers (1, 2, ...), for event
+  // ids, action ids and resolved-from ids alike.
+  let ids = new Map();
+  const idOf = (value) => {
+    let n = ids.get(value);
+    if (n === undefined) ids.set(value, (n = ids.size + 1));
+    return n;
+  };
+  // A non-empty string's number, else 0 (none).
+  const someId = (value) => (typeof value === "string" && value !== "" ? idOf(value) : 0);
   return {
     apply(event) {
       check();
@@ -302,8 +337,8 @@ export function createRuntimeStatusAccumulator() {
       // resolve an action (`actionTerminalClasses`): a value of another type throws there, with
       // V8's own message, and the event changes nothing.
       const eventClass = event.eventClass;
+      const given = event.status;
       if (indexIn(ACTION_TERMINAL_CLASSES, eventClass) < 0) {
-        const given = event.status;
         if (given !== undefined && given !== null && typeof given !== "string") {
           throw new TypeError('(value ?? "").trim is not a function');
         }
@@ -316,8 +351,14 @@ export function createRuntimeStatusAccumulator() {
         payload !== null && typeof payload === "object" && !Array.isArray(payload)
           ? payload[RESOLVED_FROM_KEY]
           : undefined;
+      const code = statusClassOf(
+        typeof eventClass === "string" ? eventClass : "",
+        typeof given === "string" ? given : "",
+        `${what}.apply`,
+      );
+      const id = event.id;
       const status = call(`${what}.apply`, () =>
-        inner.apply(text(event.id), text(event.eventClass), text(event.status), text(event.actionId), text(from)),
+        inner.apply(code, idOf(typeof id === "string" ? id : ""), someId(event.actionId), someId(from)),
       );
       view = runtimeView(RUNTIME_STATUSES[status], event);
       return view;
@@ -329,6 +370,7 @@ export function createRuntimeStatusAccumulator() {
     reset() {
       check();
       call(`${what}.reset`, () => inner.reset());
+      ids = new Map();
       view = runtimeView(RUNTIME_STATUSES[0], undefined);
       return view;
     },

@@ -334,10 +334,58 @@ impl RuntimeStatusScan {
     }
 }
 
+/// What an event's `eventClass` and `status` make of it in [`RuntimeStatusAcc`]: whether it
+/// resolves actions, and the status it stands for while its action may still be waiting and
+/// once resolved. A pure function of the two strings, so a caller may keep it per pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusClass {
+    pub terminal: bool,
+    pub waiting: Option<&'static str>,
+    pub settled: Option<&'static str>,
+}
+
+impl StatusClass {
+    /// The class of an event with this `eventClass` ("" when not a string) and `status`.
+    pub fn of(cls: &str, status: Option<&str>) -> StatusClass {
+        let f = StatusFacts {
+            cls,
+            status,
+            ..StatusFacts::default()
+        };
+        StatusClass {
+            terminal: is_action_terminal(cls),
+            waiting: candidate_status(&f, true),
+            settled: candidate_status(&f, false),
+        }
+    }
+
+    /// As one byte: bit 0 `terminal`, bits 1-3 and 4-6 the positions in
+    /// [`view_rules::RUNTIME_STATUSES`] of `waiting` and `settled` (0: none).
+    pub fn code(self) -> u8 {
+        let pos = |s: Option<&str>| s.map_or(0, view_rules::runtime_status_code);
+        u8::from(self.terminal) | (pos(self.waiting) << 1) | (pos(self.settled) << 4)
+    }
+
+    /// The class [`Self::code`] wrote.
+    pub fn from_code(code: u8) -> StatusClass {
+        let status = |bits: u8| {
+            view_rules::RUNTIME_STATUSES
+                .get(usize::from(bits & 7))
+                .copied()
+                .filter(|_| bits & 7 != 0)
+        };
+        StatusClass {
+            terminal: code & 1 != 0,
+            waiting: status(code >> 1),
+            settled: status(code >> 4),
+        }
+    }
+}
+
 /// One candidate of [`RuntimeStatusAcc`].
-struct Pushed {
+struct Pushed<K> {
     serial: u64,
-    event_id: Rc<str>,
+    event_id: K,
     status: &'static str,
 }
 
@@ -350,40 +398,57 @@ struct Pushed {
 /// reference does); removed candidates are popped off the top. Each apply costs the candidates
 /// it marks, found through indexes instead of a scan of the stack. The view's event fields are
 /// the latest event's; the caller reads them (`status_for` gives the status).
-#[derive(Default)]
-pub struct RuntimeStatusAcc {
+///
+/// `K` stands for a string id (event ids, action ids and resolved-from ids in one space): the
+/// string itself, or a number the caller gives each distinct string.
+pub struct RuntimeStatusAcc<K = Rc<str>> {
     /// The candidate stack, bottom first; serials grow upwards.
-    stack: Vec<Pushed>,
+    stack: Vec<Pushed<K>>,
     next_serial: u64,
     /// Serials of the candidates pushed with each actionId (popped ones pruned lazily).
-    by_action: HashMap<String, Vec<u64>>,
+    by_action: HashMap<K, Vec<u64>>,
     /// How many live candidates have each event id.
-    live_ids: HashMap<Rc<str>, usize>,
+    live_ids: HashMap<K, usize>,
     /// Event ids marked removed.
-    removed: HashSet<Rc<str>>,
-    resolved_actions: HashSet<String>,
-    resolved_events: HashSet<String>,
+    removed: HashSet<K>,
+    resolved_actions: HashSet<K>,
+    resolved_events: HashSet<K>,
 }
 
-impl RuntimeStatusAcc {
+impl<K> Default for RuntimeStatusAcc<K> {
+    fn default() -> Self {
+        RuntimeStatusAcc {
+            stack: Vec::new(),
+            next_serial: 0,
+            by_action: HashMap::default(),
+            live_ids: HashMap::default(),
+            removed: HashSet::default(),
+            resolved_actions: HashSet::default(),
+            resolved_events: HashSet::default(),
+        }
+    }
+}
+
+impl<K: Clone + Eq + std::hash::Hash> RuntimeStatusAcc<K> {
     fn alive(&self, serial: u64) -> bool {
         self.stack
             .binary_search_by_key(&serial, |c| c.serial)
             .is_ok()
     }
 
-    fn is_resolved(&self, f: &StatusFacts<'_>) -> bool {
-        f.action_id
-            .is_some_and(|a| self.resolved_actions.contains(a))
-            || f.id.is_some_and(|i| self.resolved_events.contains(i))
-    }
-
-    /// Apply one event; returns the status.
-    pub fn apply(&mut self, f: &StatusFacts<'_>) -> &'static str {
-        if is_action_terminal(f.cls) {
-            if let Some(a) = f.action_id {
-                self.resolved_actions.insert(a.to_string());
-                let mut serials = self.by_action.remove(a).unwrap_or_default();
+    /// Apply one event of class `class` with the event id `id` (a missing one as "") and, when
+    /// non-empty, its `actionId` and `payload.resolvedFromEventId`; returns the status.
+    pub fn apply(
+        &mut self,
+        class: StatusClass,
+        id: K,
+        action_id: Option<K>,
+        resolved_from: Option<K>,
+    ) -> &'static str {
+        if class.terminal {
+            if let Some(a) = action_id {
+                self.resolved_actions.insert(a.clone());
+                let mut serials = self.by_action.remove(&a).unwrap_or_default();
                 serials.retain(|&s| self.alive(s));
                 for &s in &serials {
                     if let Ok(p) = self.stack.binary_search_by_key(&s, |c| c.serial) {
@@ -393,31 +458,35 @@ impl RuntimeStatusAcc {
                     }
                 }
                 if !serials.is_empty() {
-                    self.by_action.insert(a.to_string(), serials);
+                    self.by_action.insert(a, serials);
                 }
             }
-            if let Some(from) = f.resolved_from {
-                self.resolved_events.insert(from.to_string());
-                if let Some((k, _)) = self.live_ids.get_key_value(from) {
-                    self.removed.insert(k.clone());
+            if let Some(from) = resolved_from {
+                if self.live_ids.contains_key(&from) {
+                    self.removed.insert(from.clone());
                 }
+                self.resolved_events.insert(from);
             }
             return self.refresh();
         }
-        if let Some(status) = candidate_status(f, !self.is_resolved(f)) {
+        let resolved = action_id
+            .as_ref()
+            .is_some_and(|a| self.resolved_actions.contains(a))
+            || self.resolved_events.contains(&id);
+        if let Some(status) = if resolved {
+            class.settled
+        } else {
+            class.waiting
+        } {
             let serial = self.next_serial;
             self.next_serial += 1;
-            let event_id: Rc<str> = Rc::from(f.id.unwrap_or(""));
-            *self.live_ids.entry(event_id.clone()).or_insert(0) += 1;
-            if let Some(a) = f.action_id {
-                self.by_action
-                    .entry(a.to_string())
-                    .or_default()
-                    .push(serial);
+            *self.live_ids.entry(id.clone()).or_insert(0) += 1;
+            if let Some(a) = action_id {
+                self.by_action.entry(a).or_default().push(serial);
             }
             self.stack.push(Pushed {
                 serial,
-                event_id,
+                event_id: id,
                 status,
             });
         }
@@ -446,6 +515,18 @@ impl RuntimeStatusAcc {
     /// The current status.
     pub fn status(&self) -> &'static str {
         self.stack.last().map_or(RUNTIME_IDLE, |c| c.status)
+    }
+}
+
+impl RuntimeStatusAcc<Rc<str>> {
+    /// Apply one event by what the status reads of it; returns the status.
+    pub fn apply_facts(&mut self, f: &StatusFacts<'_>) -> &'static str {
+        self.apply(
+            StatusClass::of(f.cls, f.status),
+            Rc::from(f.id.unwrap_or("")),
+            f.action_id.map(Rc::from),
+            f.resolved_from.map(Rc::from),
+        )
     }
 
     /// The view after `latest` (`None`: no event yet).
@@ -489,6 +570,80 @@ mod status_scan_tests {
                 .and_then(|v| v.get("status"))
                 .and_then(Val::as_str),
             Some("idle")
+        );
+    }
+}
+
+#[cfg(test)]
+mod status_acc_tests {
+    use super::{RuntimeStatusAcc, StatusClass, StatusFacts};
+    use crate::contract::event::Ev;
+    use std::collections::HashMap;
+
+    #[test]
+    fn class_codes_read_back() {
+        let classes = [
+            "",
+            "turn.started",
+            "action.required",
+            "action.resolved",
+            "x.failed",
+        ];
+        let statuses = [
+            "",
+            "pending",
+            " Canceled ",
+            "blocked",
+            "running",
+            "completed",
+        ];
+        for cls in classes {
+            for status in statuses {
+                let class = StatusClass::of(cls, Some(status));
+                assert_eq!(
+                    StatusClass::from_code(class.code()),
+                    class,
+                    "{cls} {status}"
+                );
+                assert_eq!(
+                    class,
+                    StatusClass::of(cls, (!status.is_empty()).then_some(status))
+                );
+            }
+        }
+    }
+
+    /// The accumulator over strings and over numbers given to the strings (as the JS side
+    /// gives them) answer alike, event by event.
+    #[test]
+    fn numbered_ids_answer_as_strings() {
+        let events: Vec<serde_json::Value> = crate::contract::fixtures::conformance_fixtures()
+            .iter()
+            .flat_map(|f| f["events"].as_array().cloned().unwrap_or_default())
+            .collect();
+        let mut by_text = RuntimeStatusAcc::default();
+        let mut by_number = RuntimeStatusAcc::<u32>::default();
+        let mut numbers: HashMap<String, u32> = HashMap::new();
+        let mut number = |s: &str| {
+            let next = numbers.len() as u32 + 1;
+            *numbers.entry(s.to_owned()).or_insert(next)
+        };
+        let mut seen = Vec::new();
+        for e in &events {
+            let f = StatusFacts::of(Ev::of(e));
+            let a = by_text.apply_facts(&f);
+            let b = by_number.apply(
+                StatusClass::of(f.cls, f.status),
+                number(f.id.unwrap_or("")),
+                f.action_id.map(&mut number),
+                f.resolved_from.map(&mut number),
+            );
+            assert_eq!(a, b);
+            seen.push(a);
+        }
+        assert!(
+            seen.contains(&"waiting") && seen.contains(&"completed"),
+            "{seen:?}"
         );
     }
 }

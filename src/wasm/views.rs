@@ -20,7 +20,7 @@ use crate::projection::collaboration::{build_collaboration_payload_metadata, Col
 use crate::projection::patch::{diff_patch, Patch};
 use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::ReadModelAccumulator;
-use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusFacts};
+use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass, StatusFacts};
 use crate::projection::state_delta::{PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
@@ -107,7 +107,7 @@ impl WasmReadModelAccumulator {
 /// event itself.
 #[wasm_bindgen]
 pub struct WasmRuntimeStatusAccumulator {
-    inner: RuntimeStatusAcc,
+    inner: RuntimeStatusAcc<u32>,
 }
 
 #[wasm_bindgen]
@@ -120,31 +120,32 @@ impl WasmRuntimeStatusAccumulator {
         }
     }
 
-    /// Apply one event given by its `id`, `eventClass`, `status`, `actionId` and
-    /// `payload.resolvedFromEventId` (each `undefined` unless a string); returns the status (its
-    /// position in `view_rules::RUNTIME_STATUSES`).
-    pub fn apply(
-        &mut self,
-        id: Option<String>,
-        event_class: Option<String>,
-        status: Option<String>,
-        action_id: Option<String>,
-        resolved_from: Option<String>,
-    ) -> u8 {
-        let facts = StatusFacts {
-            id: id.as_deref(),
-            cls: event_class.as_deref().unwrap_or(""),
-            status: status.as_deref(),
-            action_id: action_id.as_deref().filter(|s| !s.is_empty()),
-            resolved_from: resolved_from.as_deref().filter(|s| !s.is_empty()),
-        };
-        view_rules::runtime_status_code(self.inner.apply(&facts))
+    /// Apply one event given by its class code ([`runtime_status_class`]) and the numbers the
+    /// caller gives the strings of its `id` (a missing one counts as ""), `actionId` and
+    /// `payload.resolvedFromEventId` (0: none or empty; equal strings, equal numbers); returns
+    /// the status (its position in `view_rules::RUNTIME_STATUSES`).
+    pub fn apply(&mut self, class: u8, id: u32, action_id: u32, resolved_from: u32) -> u8 {
+        let some = |n: u32| (n != 0).then_some(n);
+        let status = self.inner.apply(
+            StatusClass::from_code(class),
+            id,
+            some(action_id),
+            some(resolved_from),
+        );
+        view_rules::runtime_status_code(status)
     }
 
     /// Forget everything.
     pub fn reset(&mut self) {
         self.inner = RuntimeStatusAcc::default();
     }
+}
+
+/// The runtime status accumulator's class code of an event's `eventClass` and `status` (each
+/// "" when not a string): a pure function of the two, which the JS side keeps per pair.
+#[wasm_bindgen]
+pub fn runtime_status_class(event_class: &str, status: &str) -> u8 {
+    StatusClass::of(event_class, Some(status)).code()
 }
 
 /// `runtimeStatusForEvents(events)`, fed one event at a time from the end of the stream (most

@@ -489,3 +489,24 @@ test("the runtime status reads ids and classes in any script as the batch projec
   };
   assert.deepStrictEqual(statusesOf(events), statusesOf(api.generateRuntimeEvents(600, 17)));
 });
+
+test("the runtime status accumulator answers alike while the table of class codes starts afresh", () => {
+  // 1,500 distinct (eventClass, status) pairs: more than the wrapper keeps codes for, so its
+  // table is cleared and filled again on the way; each event is a new candidate, so the status
+  // is the event's own.
+  const acc = api.createRuntimeStatusAccumulator();
+  for (let i = 0; i < 1500; i++) {
+    const waiting = i % 3 === 0;
+    const view = acc.apply({ id: `e${i}`, eventClass: `custom.step${i}`, status: waiting ? "pending" : "running" });
+    assert.equal(view.status, waiting ? "waiting" : "running", `event ${i}`);
+  }
+  // An action request, then its resolution by actionId, on classes seen before the clear.
+  assert.equal(acc.apply({ id: "req", eventClass: "action.required", actionId: "a1", status: "pending" }).status, "waiting");
+  assert.equal(acc.apply({ id: "done", eventClass: "action.resolved", actionId: "a1", status: "completed" }).status, "running");
+  // The same events on a fresh accumulator: the same answers, as after a reset.
+  const events = api.agentUiConformanceFixtures.flatMap((f) => f.events);
+  const statusesOf = (a) => events.map((e) => a.apply(e).status);
+  const fresh = statusesOf(api.createRuntimeStatusAccumulator());
+  acc.reset();
+  assert.deepStrictEqual(statusesOf(acc), fresh);
+});

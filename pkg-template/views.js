@@ -447,9 +447,16 @@ export function runtimeStatusForEvents(events) {
     const event = events[i];
     requireEvent(event, `${what}: events[${i}]`);
     const { id, eventClass, status: given, actionId } = event;
-    status = call(what, () =>
-      scan.step(text(id), text(eventClass), text(given), text(actionId), i, oddKind(given), oddKind(eventClass)),
+    const code = statusClassOf(
+      typeof eventClass === "string" ? eventClass : "",
+      typeof given === "string" ? given : "",
+      what,
     );
+    const statusKind = oddKind(given);
+    const classKind = oddKind(eventClass);
+    // The id only names the event in the scan's error, when it throws.
+    const named = statusKind !== 0 || classKind !== 0 ? text(id) : undefined;
+    status = call(what, () => scan.step(code, text(actionId), i, statusKind, classKind, named));
   }
   return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], count ? events[count - 1] : undefined);
 }

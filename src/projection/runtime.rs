@@ -103,11 +103,6 @@ fn is_completed(f: &StatusFacts<'_>) -> bool {
         || cls == "snapshot.updated"
 }
 
-/// Status of a batch-scan step for an event, given whether its actionId is resolved later.
-fn step_status(f: &StatusFacts<'_>, resolved: bool) -> Option<&'static str> {
-    candidate_status(f, f.action_id.is_none() || !resolved)
-}
-
 /// The status an event stands for (the rules both algorithms share), `None` when it stands for
 /// none; `may_wait`: an action request or a pending event may still be waiting (the two
 /// algorithms differ in what resolves it).
@@ -312,15 +307,29 @@ impl RuntimeStatusScan {
         f: &StatusFacts<'_>,
         odd: impl FnOnce() -> Option<Odd>,
     ) -> Result<Option<&'static str>, Odd> {
-        if let (true, Some(a)) = (is_action_terminal(f.cls), f.action_id) {
+        self.step_class(StatusClass::of(f.cls, f.status), f.action_id, odd)
+    }
+
+    /// [`Self::step`] for an event of class `class` with the non-empty `actionId` `action_id`.
+    pub fn step_class(
+        &mut self,
+        class: StatusClass,
+        action_id: Option<&str>,
+        odd: impl FnOnce() -> Option<Odd>,
+    ) -> Result<Option<&'static str>, Odd> {
+        if let (true, Some(a)) = (class.terminal, action_id) {
             self.resolved.insert(a.to_string());
             return Ok(None);
         }
         if let Some(odd) = odd() {
             return Err(odd);
         }
-        let resolved = f.action_id.is_some_and(|a| self.resolved.contains(a));
-        Ok(step_status(f, resolved))
+        let resolved = action_id.is_some_and(|a| self.resolved.contains(a));
+        Ok(if resolved {
+            class.settled
+        } else {
+            class.waiting
+        })
     }
 
     /// Forget the events seen.

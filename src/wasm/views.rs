@@ -20,7 +20,7 @@ use crate::projection::collaboration::{build_collaboration_payload_metadata, Col
 use crate::projection::patch::{diff_patch, Patch};
 use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::ReadModelAccumulator;
-use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass, StatusFacts};
+use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass};
 use crate::projection::state_delta::{PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
@@ -171,32 +171,28 @@ impl WasmRuntimeStatusScan {
         self.inner.reset();
     }
 
-    /// The event before those fed so far (`events[at]`), by its `id`, `eventClass`, `status` and
-    /// `actionId` (each `undefined` unless a string) and the kinds of its `status` and
-    /// `eventClass` when they are values the reference's scan calls a string method on
-    /// ([`odd_kind`]; 0 for a string or nothing): the status once it decides it (its position in
-    /// `view_rules::RUNTIME_STATUSES`), else -1. Throws where the reference throws on reaching
-    /// the event.
-    #[allow(clippy::too_many_arguments)]
+    /// The event before those fed so far (`events[at]`), by its class code
+    /// ([`runtime_status_class`]), its `actionId` (`undefined` unless a non-empty string), the
+    /// kinds of its `status` and `eventClass` when they are values the reference's scan calls a
+    /// string method on ([`odd_kind`]; 0 for a string or nothing) and, when one is, its `id`
+    /// (`undefined` unless a string; for the error): the status once it decides it (its
+    /// position in `view_rules::RUNTIME_STATUSES`), else -1. Throws where the reference throws
+    /// on reaching the event.
     pub fn step(
         &mut self,
-        id: Option<String>,
-        event_class: Option<String>,
-        status: Option<String>,
+        class: u8,
         action_id: Option<String>,
         at: u32,
         status_kind: u8,
         class_kind: u8,
+        id: Option<String>,
     ) -> Result<i32, JsError> {
-        let facts = StatusFacts {
-            id: id.as_deref(),
-            cls: event_class.as_deref().unwrap_or(""),
-            status: status.as_deref(),
-            action_id: action_id.as_deref().filter(|s| !s.is_empty()),
-            resolved_from: None,
-        };
         let odd = || odd_kind("status", status_kind).or_else(|| odd_kind("eventClass", class_kind));
-        match self.inner.step(&facts, odd) {
+        let action_id = action_id.as_deref().filter(|s| !s.is_empty());
+        match self
+            .inner
+            .step_class(StatusClass::from_code(class), action_id, odd)
+        {
             Ok(step) => Ok(step.map_or(-1, |s| i32::from(view_rules::runtime_status_code(s)))),
             Err(odd) => Err(JsError::new(&format!(
                 "{}{odd}",

@@ -351,8 +351,11 @@ test("arguments of the wrong type behave as in the reference: its result, or its
 test("runtimeStatusForEvents throws where the reference's scan reaches a status or class it cannot lower-case", () => {
   const at = (i, extra) => ({ id: `e${i}`, kind: "turn", eventClass: "turn.started", status: "running", createdAt: T, ...extra });
   // The scan reaches the last event first: a numeric status there throws.
-  assert.throws(() => api.runtimeStatusForEvents([at(0), at(1, { status: 5 })]), TypeError);
-  assert.throws(() => api.runtimeStatusForEvents([at(0), at(1, { eventClass: ["turn.failed"] })]), TypeError);
+  // The error names the event by its position and id.
+  assert.throws(() => api.runtimeStatusForEvents([at(0), at(1, { status: 5 })]), (error) =>
+    error instanceof TypeError && error.message.includes('events[1] (id "e1")') && error.message.includes("status (a number)"));
+  assert.throws(() => api.runtimeStatusForEvents([at(0), at(1, { eventClass: ["turn.failed"] })]), (error) =>
+    error instanceof TypeError && error.message.includes('events[1] (id "e1")') && error.message.includes("eventClass (an array)"));
   // An event the scan never reaches (a later one decides) does not.
   assert.equal(api.runtimeStatusForEvents([at(0, { status: 5 }), at(1, { eventClass: "turn.completed", status: "completed" })]).status, "completed");
   // Nor one that only resolves an action (read before any string method).

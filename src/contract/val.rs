@@ -765,6 +765,14 @@ fn push_unit(u: u16, out: &mut String) {
 /// times faster than UTF-8 with a few characters beyond ASCII (Node's `TextDecoder` fast path),
 /// and into a one-byte string that `JSON.parse` reads faster.
 pub fn write_wire_str(s: &str, out: &mut String) {
+    // Most strings are plain ASCII: one scan, one copy.
+    if !s.bytes().any(|b| b >= 0x80 || needs_escape(b)) {
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     if s.is_ascii() {
         return write_json_str(s, out);
     }

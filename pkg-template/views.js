@@ -293,10 +293,12 @@ function text(value) {
 /**
  * The runtime status accumulator's class code of an event's `eventClass` and `status` (each ""
  * when not a string), from the module once per pair (`runtime_status_class`, a pure function of
- * the two): eventClass -> status -> code. A stream of ever new pairs starts the table afresh.
+ * the two): eventClass -> status -> code. A stream of ever new pairs starts the table afresh;
+ * pairs with a long string are not kept (the table never holds much text).
  */
 const statusClasses = new Map();
 const STATUS_CLASS_PAIRS = 1024;
+const STATUS_CLASS_KEY_UNITS = 64;
 let statusClassPairs = 0;
 
 function statusClassOf(eventClass, status, what) {
@@ -304,6 +306,7 @@ function statusClassOf(eventClass, status, what) {
   let code = byStatus === undefined ? undefined : byStatus.get(status);
   if (code === undefined) {
     code = call(what, () => wasm.runtime_status_class(eventClass, status));
+    if (eventClass.length > STATUS_CLASS_KEY_UNITS || status.length > STATUS_CLASS_KEY_UNITS) return code;
     if (++statusClassPairs > STATUS_CLASS_PAIRS) {
       statusClasses.clear();
       statusClassPairs = 1;
@@ -319,16 +322,15 @@ export function createRuntimeStatusAccumulator() {
   const what = "createRuntimeStatusAccumulator";
   const { inner, check } = owned(what, () => new wasm.WasmRuntimeStatusAccumulator());
   let view = runtimeView(RUNTIME_STATUSES[0], undefined);
-  // The module takes each id as a number: equal strings, equal numbers (1, 2, ...), for event
-  // ids, action ids and resolved-from ids alike.
+  // The module takes each id as a number: equal values, equal numbers (1, 2, ...), for event
+  // ids, action ids and resolved-from ids alike (the reference keeps them in sets and compares
+  // them as they are: `undefined` and "" are two ids, a number is one).
   let ids = new Map();
   const idOf = (value) => {
     let n = ids.get(value);
     if (n === undefined) ids.set(value, (n = ids.size + 1));
     return n;
   };
-  // A non-empty string's number, else 0 (none).
-  const someId = (value) => (typeof value === "string" && value !== "" ? idOf(value) : 0);
   return {
     apply(event) {
       check();
@@ -356,10 +358,15 @@ export function createRuntimeStatusAccumulator() {
         typeof given === "string" ? given : "",
         `${what}.apply`,
       );
-      const id = event.id;
-      const status = call(`${what}.apply`, () =>
-        inner.apply(code, idOf(typeof id === "string" ? id : ""), someId(event.actionId), someId(from)),
-      );
+      // Ids the module reads: the event's when its class may push a candidate, a truthy actionId
+      // when the event resolves actions or may push one, a non-empty string resolved-from id.
+      const terminal = (code & 1) !== 0;
+      const candidate = !terminal && code >> 1 !== 0;
+      const actionId = event.actionId;
+      const id = candidate ? idOf(event.id) : 0;
+      const action = actionId && (terminal || candidate) ? idOf(actionId) : 0;
+      const resolvedFrom = terminal && typeof from === "string" && from !== "" ? idOf(from) : 0;
+      const status = call(`${what}.apply`, () => inner.apply(code, id, action, resolvedFrom));
       view = runtimeView(RUNTIME_STATUSES[status], event);
       return view;
     },
@@ -442,6 +449,15 @@ export function runtimeStatusForEvents(events) {
   const scan = statusScan;
   call(what, () => scan.reset());
   let status = -1;
+  // The scan takes each truthy actionId as a number: equal values, equal numbers.
+  let actions;
+  const actionOf = (value) => {
+    if (!value) return 0;
+    actions ??= new Map();
+    let n = actions.get(value);
+    if (n === undefined) actions.set(value, (n = actions.size + 1));
+    return n;
+  };
   // Only the events read are checked (the scan usually stops at the last one).
   for (let i = count - 1; i >= 0 && status < 0; i--) {
     const event = events[i];
@@ -456,7 +472,7 @@ export function runtimeStatusForEvents(events) {
     const classKind = oddKind(eventClass);
     // The id only names the event in the scan's error, when it throws.
     const named = statusKind !== 0 || classKind !== 0 ? text(id) : undefined;
-    status = call(what, () => scan.step(code, text(actionId), i, statusKind, classKind, named));
+    status = call(what, () => scan.step(code, actionOf(actionId), i, statusKind, classKind, named));
   }
   return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], count ? events[count - 1] : undefined);
 }

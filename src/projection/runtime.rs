@@ -289,15 +289,26 @@ pub fn runtime_status_for_events(events: &[serde_json::Value]) -> Result<Val, (u
 /// The batch algorithm (spec §3.3.1) as the reference runs it: from the last event backwards,
 /// stopping at the first event that decides the status (usually one of the last), so a caller
 /// can hand over the events one at a time from the end until the status is known.
-#[derive(Default)]
-pub struct RuntimeStatusScan {
+///
+/// `K` stands for an actionId: the string itself, or a number the caller gives each distinct
+/// value.
+pub struct RuntimeStatusScan<K = String> {
     /// ActionIds resolved by the events seen so far (later in the stream).
-    resolved: HashSet<String>,
+    resolved: HashSet<K>,
     /// The view fields of the stream's last event (the first one fed).
     latest: Option<Latest>,
 }
 
-impl RuntimeStatusScan {
+impl<K> Default for RuntimeStatusScan<K> {
+    fn default() -> Self {
+        RuntimeStatusScan {
+            resolved: HashSet::default(),
+            latest: None,
+        }
+    }
+}
+
+impl RuntimeStatusScan<String> {
     /// One step back: the event before those seen so far. `Some(status)` when it decides.
     /// `odd` tells why the reference throws on the event (a `status` or an `eventClass` it
     /// lower-cases that is not a string): it does on reaching it, unless the event only resolves
@@ -307,24 +318,33 @@ impl RuntimeStatusScan {
         f: &StatusFacts<'_>,
         odd: impl FnOnce() -> Option<Odd>,
     ) -> Result<Option<&'static str>, Odd> {
-        self.step_class(StatusClass::of(f.cls, f.status), f.action_id, odd)
+        let class = StatusClass::of(f.cls, f.status);
+        self.step_class(class, f.action_id.map(str::to_string), odd)
     }
 
-    /// [`Self::step`] for an event of class `class` with the non-empty `actionId` `action_id`.
+    fn view(&self, status: &'static str) -> Val {
+        status_view(status, self.latest.as_ref())
+    }
+}
+
+impl<K: Eq + std::hash::Hash> RuntimeStatusScan<K> {
+    /// [`Self::step`] for an event of class `class` with the truthy `actionId` `action_id`.
     pub fn step_class(
         &mut self,
         class: StatusClass,
-        action_id: Option<&str>,
+        action_id: Option<K>,
         odd: impl FnOnce() -> Option<Odd>,
     ) -> Result<Option<&'static str>, Odd> {
-        if let (true, Some(a)) = (class.terminal, action_id) {
-            self.resolved.insert(a.to_string());
-            return Ok(None);
+        if class.terminal {
+            if let Some(a) = action_id {
+                self.resolved.insert(a);
+                return Ok(None);
+            }
         }
         if let Some(odd) = odd() {
             return Err(odd);
         }
-        let resolved = action_id.is_some_and(|a| self.resolved.contains(a));
+        let resolved = action_id.is_some_and(|a| self.resolved.contains(&a));
         Ok(if resolved {
             class.settled
         } else {
@@ -336,10 +356,6 @@ impl RuntimeStatusScan {
     pub fn reset(&mut self) {
         self.resolved.clear();
         self.latest = None;
-    }
-
-    fn view(&self, status: &'static str) -> Val {
-        status_view(status, self.latest.as_ref())
     }
 }
 
@@ -391,6 +407,9 @@ impl StatusClass {
     }
 }
 
+// A status position takes 3 bits of a class code (0: none).
+const _: () = assert!(view_rules::RUNTIME_STATUSES.len() <= 8);
+
 /// One candidate of [`RuntimeStatusAcc`].
 struct Pushed<K> {
     serial: u64,
@@ -406,7 +425,7 @@ struct Pushed<K> {
 /// candidate of the event it names by `resolvedFromEventId`, as removed (by event id, as the
 /// reference does); removed candidates are popped off the top. Each apply costs the candidates
 /// it marks, found through indexes instead of a scan of the stack. The view's event fields are
-/// the latest event's; the caller reads them (`status_for` gives the status).
+/// the latest event's; the caller reads them ([`Self::status`] gives the status).
 ///
 /// `K` stands for a string id (event ids, action ids and resolved-from ids in one space): the
 /// string itself, or a number the caller gives each distinct string.

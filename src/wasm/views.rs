@@ -102,9 +102,9 @@ impl WasmReadModelAccumulator {
 
 // ---- runtime status ---------------------------------------------------------------------------
 
-/// `createRuntimeStatusAccumulator()` (the reference's incremental algorithm). It takes only the
-/// event fields the status reads, as strings (no JSON); the JS side builds the view from the
-/// event itself.
+/// `createRuntimeStatusAccumulator()` (the reference's incremental algorithm). It takes what the
+/// status reads of an event as numbers (its class code and the numbers the JS side gives its
+/// ids; no JSON, no strings); the JS side builds the view from the event itself.
 #[wasm_bindgen]
 pub struct WasmRuntimeStatusAccumulator {
     inner: RuntimeStatusAcc<u32>,
@@ -121,9 +121,10 @@ impl WasmRuntimeStatusAccumulator {
     }
 
     /// Apply one event given by its class code ([`runtime_status_class`]) and the numbers the
-    /// caller gives the strings of its `id` (a missing one counts as ""), `actionId` and
-    /// `payload.resolvedFromEventId` (0: none or empty; equal strings, equal numbers); returns
-    /// the status (its position in `view_rules::RUNTIME_STATUSES`).
+    /// caller gives the values of its `id` (0 when the class pushes no candidate: then it is
+    /// not read), its `actionId` when truthy and its `payload.resolvedFromEventId` when a
+    /// non-empty string (0: none; equal values, equal numbers); returns the status (its
+    /// position in `view_rules::RUNTIME_STATUSES`).
     pub fn apply(&mut self, class: u8, id: u32, action_id: u32, resolved_from: u32) -> u8 {
         let some = |n: u32| (n != 0).then_some(n);
         let status = self.inner.apply(
@@ -149,11 +150,12 @@ pub fn runtime_status_class(event_class: &str, status: &str) -> u8 {
 }
 
 /// `runtimeStatusForEvents(events)`, fed one event at a time from the end of the stream (most
-/// streams are decided by their last few events), each by the fields the status reads, as
-/// strings (no JSON); the JS side builds the view from the last event.
+/// streams are decided by their last few events), each by what the status reads, as numbers (its
+/// class code and the number the JS side gives its actionId in this scan); the JS side builds
+/// the view from the last event.
 #[wasm_bindgen]
 pub struct WasmRuntimeStatusScan {
-    inner: RuntimeStatusScan,
+    inner: RuntimeStatusScan<u32>,
 }
 
 #[wasm_bindgen]
@@ -172,23 +174,23 @@ impl WasmRuntimeStatusScan {
     }
 
     /// The event before those fed so far (`events[at]`), by its class code
-    /// ([`runtime_status_class`]), its `actionId` (`undefined` unless a non-empty string), the
-    /// kinds of its `status` and `eventClass` when they are values the reference's scan calls a
-    /// string method on ([`odd_kind`]; 0 for a string or nothing) and, when one is, its `id`
-    /// (`undefined` unless a string; for the error): the status once it decides it (its
-    /// position in `view_rules::RUNTIME_STATUSES`), else -1. Throws where the reference throws
-    /// on reaching the event.
+    /// ([`runtime_status_class`]), the number the caller gives its `actionId` when truthy (0:
+    /// none; equal values, equal numbers), the kinds of its `status` and `eventClass` when they
+    /// are values the reference's scan calls a string method on ([`odd_kind`]; 0 for a string or
+    /// nothing) and, when one is, its `id` (`undefined` unless a string; for the error): the
+    /// status once it decides it (its position in `view_rules::RUNTIME_STATUSES`), else -1.
+    /// Throws where the reference throws on reaching the event.
     pub fn step(
         &mut self,
         class: u8,
-        action_id: Option<String>,
+        action_id: u32,
         at: u32,
         status_kind: u8,
         class_kind: u8,
         id: Option<String>,
     ) -> Result<i32, JsError> {
         let odd = || odd_kind("status", status_kind).or_else(|| odd_kind("eventClass", class_kind));
-        let action_id = action_id.as_deref().filter(|s| !s.is_empty());
+        let action_id = (action_id != 0).then_some(action_id);
         match self
             .inner
             .step_class(StatusClass::from_code(class), action_id, odd)
@@ -354,7 +356,7 @@ impl WasmStateDeltaPass {
         s.push_str(if out.applied { "true" } else { "false" });
         s.push_str(",\"error\":");
         match &out.error {
-            Some(e) => crate::contract::val::write_json_str(e, &mut s),
+            Some(e) => crate::contract::val::write_wire_str(e, &mut s),
             None => s.push_str("null"),
         }
         s.push_str(",\"patch\":");

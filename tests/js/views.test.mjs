@@ -510,3 +510,24 @@ test("the runtime status accumulator answers alike while the table of class code
   acc.reset();
   assert.deepStrictEqual(statusesOf(acc), fresh);
 });
+
+test("the runtime status functions compare ids as the reference's sets do: as the values they are", () => {
+  // A missing id and "" are two ids; a truthy actionId of any type is an action; two strings that
+  // differ only in a lone surrogate are two actionIds. Statuses after each event, accumulator and
+  // scan of each prefix, as the reference gives them.
+  const cases = [
+    [[{ eventClass: "action.required", actionId: "x" }, { id: "", status: "running" }, { id: "r", eventClass: "action.resolved", actionId: "x" }],
+      "waiting,running,running", "waiting,running,running"],
+    [[{ id: "a", eventClass: "action.required", actionId: 7, status: "pending" }, { id: "b", eventClass: "action.resolved", actionId: 7, status: "completed" }],
+      "waiting,idle", "waiting,idle"],
+    [[{ id: "b", eventClass: "action.resolved", actionId: 7 }, { id: "a", eventClass: "action.required", actionId: 7, status: "pending" }],
+      "idle,idle", "idle,waiting"],
+    [[{ id: "a", eventClass: "action.required", actionId: "x\ud800" }, { id: "b", eventClass: "action.resolved", actionId: "x\udc00" }],
+      "waiting,waiting", "waiting,waiting"],
+  ];
+  for (const [events, accumulated, scanned] of cases) {
+    const acc = api.createRuntimeStatusAccumulator();
+    assert.equal(events.map((e) => acc.apply(e).status).join(","), accumulated, JSON.stringify(events));
+    assert.equal(events.map((_, i) => api.runtimeStatusForEvents(events.slice(0, i + 1)).status).join(","), scanned, JSON.stringify(events));
+  }
+});

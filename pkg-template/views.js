@@ -318,19 +318,27 @@ function statusClassOf(eventClass, status, what) {
   return code;
 }
 
+/**
+ * Numbers for values, 1, 2, ...: equal values get equal numbers (a `Map`'s equality, which is
+ * that of the reference's sets). The runtime status functions hand ids to the module this way.
+ */
+function numbering() {
+  let numbers;
+  return (value) => {
+    numbers ??= new Map();
+    let n = numbers.get(value);
+    if (n === undefined) numbers.set(value, (n = numbers.size + 1));
+    return n;
+  };
+}
+
 export function createRuntimeStatusAccumulator() {
   const what = "createRuntimeStatusAccumulator";
   const { inner, check } = owned(what, () => new wasm.WasmRuntimeStatusAccumulator());
   let view = runtimeView(RUNTIME_STATUSES[0], undefined);
-  // The module takes each id as a number: equal values, equal numbers (1, 2, ...), for event
-  // ids, action ids and resolved-from ids alike (the reference keeps them in sets and compares
-  // them as they are: `undefined` and "" are two ids, a number is one).
-  let ids = new Map();
-  const idOf = (value) => {
-    let n = ids.get(value);
-    if (n === undefined) ids.set(value, (n = ids.size + 1));
-    return n;
-  };
+  // The module takes each id as a number, event ids, action ids and resolved-from ids alike (the
+  // reference keeps them in sets and compares them as they are: `undefined` and "" are two ids).
+  let idOf = numbering();
   return {
     apply(event) {
       check();
@@ -377,7 +385,7 @@ export function createRuntimeStatusAccumulator() {
     reset() {
       check();
       call(`${what}.reset`, () => inner.reset());
-      ids = new Map();
+      idOf = numbering();
       view = runtimeView(RUNTIME_STATUSES[0], undefined);
       return view;
     },
@@ -449,15 +457,8 @@ export function runtimeStatusForEvents(events) {
   const scan = statusScan;
   call(what, () => scan.reset());
   let status = -1;
-  // The scan takes each truthy actionId as a number: equal values, equal numbers.
-  let actions;
-  const actionOf = (value) => {
-    if (!value) return 0;
-    actions ??= new Map();
-    let n = actions.get(value);
-    if (n === undefined) actions.set(value, (n = actions.size + 1));
-    return n;
-  };
+  // The scan takes each truthy actionId as a number.
+  const actionOf = numbering();
   // Only the events read are checked (the scan usually stops at the last one).
   for (let i = count - 1; i >= 0 && status < 0; i--) {
     const event = events[i];
@@ -472,7 +473,7 @@ export function runtimeStatusForEvents(events) {
     const classKind = oddKind(eventClass);
     // The id only names the event in the scan's error, when it throws.
     const named = statusKind !== 0 || classKind !== 0 ? text(id) : undefined;
-    status = call(what, () => scan.step(code, actionOf(actionId), i, statusKind, classKind, named));
+    status = call(what, () => scan.step(code, actionId ? actionOf(actionId) : 0, i, statusKind, classKind, named));
   }
   return runtimeView(RUNTIME_STATUSES[status < 0 ? 0 : status], count ? events[count - 1] : undefined);
 }

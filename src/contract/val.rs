@@ -989,28 +989,39 @@ fn stringify_val(v: &Val, out: &mut String, ev: &mut dyn FnMut(u32, &mut String)
 mod tests {
     use super::*;
 
-    #[test]
-    fn wire_strings_are_ascii_and_read_back_the_same() {
+    /// Strings every string writer is tried on: all of ASCII, text beyond it (two-, three- and
+    /// four-byte UTF-8, U+2028, the largest code points), escapes and a U+0000 prefix.
+    fn sample_strings() -> Vec<String> {
         let mut all: String = (0u32..0x80).filter_map(char::from_u32).collect();
         all.push_str("é\u{2028}\u{2029}😀\"\\需要配置模型\u{ffff}\u{10ffff}");
-        for s in [
-            all.as_str(),
+        let rest = [
             "",
             "plain",
             "\u{0}x",
+            "a\u{1f}b",
+            "tail\"",
+            "a\\b\nc\t",
             "草稿",
             "a😀",
             "😀",
             "é",
-        ] {
+        ];
+        std::iter::once(all)
+            .chain(rest.iter().map(|s| s.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn wire_strings_are_ascii_and_read_back_the_same() {
+        for s in sample_strings() {
             let mut out = String::new();
-            write_wire_str(s, &mut out);
+            write_wire_str(&s, &mut out);
             assert!(out.is_ascii(), "{out}");
             let back: String = serde_json::from_str(&out).unwrap_or_default();
             assert_eq!(back, s);
             if s.is_ascii() {
                 let mut js = String::new();
-                write_json_str(s, &mut js);
+                write_json_str(&s, &mut js);
                 assert_eq!(out, js);
             }
         }
@@ -1022,20 +1033,10 @@ mod tests {
     #[test]
     fn json_strings_escape_as_json_stringify() {
         // JSON.stringify and serde_json agree on escapes for valid Unicode text.
-        let mut all: String = (0u32..0x80).filter_map(char::from_u32).collect();
-        all.push_str("é\u{2028}\u{2029}😀\"\\");
-        for s in [
-            all.as_str(),
-            "",
-            "plain",
-            "\u{0}x",
-            "a\u{1f}b",
-            "tail\"",
-            "a\\b\nc\t",
-        ] {
+        for s in sample_strings() {
             let mut out = String::new();
-            write_json_str(s, &mut out);
-            assert_eq!(out, serde_json::to_string(s).unwrap_or_default());
+            write_json_str(&s, &mut out);
+            assert_eq!(out, serde_json::to_string(&s).unwrap_or_default());
         }
         for n in [
             0.0,

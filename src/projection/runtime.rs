@@ -7,8 +7,6 @@
 //! marks every earlier candidate with that actionId resolved. The answer is the top-most
 //! candidate whose effective status is defined.
 
-use std::rc::Rc;
-
 use crate::contract::fxhash::{HashMap, HashSet};
 
 use super::normalization::ev_val;
@@ -427,9 +425,9 @@ struct Pushed<K> {
 /// it marks, found through indexes instead of a scan of the stack. The view's event fields are
 /// the latest event's; the caller reads them ([`Self::status`] gives the status).
 ///
-/// `K` stands for a string id (event ids, action ids and resolved-from ids in one space): the
-/// string itself, or a number the caller gives each distinct string.
-pub struct RuntimeStatusAcc<K = Rc<str>> {
+/// `K` stands for an id (event ids, action ids and resolved-from ids in one space): the value
+/// itself, or a number the caller gives each distinct value.
+pub struct RuntimeStatusAcc<K> {
     /// The candidate stack, bottom first; serials grow upwards.
     stack: Vec<Pushed<K>>,
     next_serial: u64,
@@ -464,8 +462,8 @@ impl<K: Clone + Eq + std::hash::Hash> RuntimeStatusAcc<K> {
             .is_ok()
     }
 
-    /// Apply one event of class `class` with the event id `id` (a missing one as "") and, when
-    /// non-empty, its `actionId` and `payload.resolvedFromEventId`; returns the status.
+    /// Apply one event of class `class` with the event id `id` and, when there is one, its
+    /// (truthy) `actionId` and its (non-empty) `payload.resolvedFromEventId`; returns the status.
     pub fn apply(
         &mut self,
         class: StatusClass,
@@ -543,23 +541,6 @@ impl<K: Clone + Eq + std::hash::Hash> RuntimeStatusAcc<K> {
     /// The current status.
     pub fn status(&self) -> &'static str {
         self.stack.last().map_or(RUNTIME_IDLE, |c| c.status)
-    }
-}
-
-impl RuntimeStatusAcc<Rc<str>> {
-    /// Apply one event by what the status reads of it; returns the status.
-    pub fn apply_facts(&mut self, f: &StatusFacts<'_>) -> &'static str {
-        self.apply(
-            StatusClass::of(f.cls, f.status),
-            Rc::from(f.id.unwrap_or("")),
-            f.action_id.map(Rc::from),
-            f.resolved_from.map(Rc::from),
-        )
-    }
-
-    /// The view after `latest` (`None`: no event yet).
-    pub fn view(&self, latest: Option<Ev<'_>>) -> Val {
-        status_view(self.status(), latest.map(latest_fields).as_ref())
     }
 }
 
@@ -641,7 +622,7 @@ mod status_acc_tests {
         }
     }
 
-    /// The accumulator over strings and over numbers given to the strings (as the JS side
+    /// The accumulator over the ids themselves and over numbers given to them (as the JS side
     /// gives them) answer alike, event by event.
     #[test]
     fn numbered_ids_answer_as_strings() {
@@ -649,7 +630,7 @@ mod status_acc_tests {
             .iter()
             .flat_map(|f| f["events"].as_array().cloned().unwrap_or_default())
             .collect();
-        let mut by_text = RuntimeStatusAcc::default();
+        let mut by_text = RuntimeStatusAcc::<String>::default();
         let mut by_number = RuntimeStatusAcc::<u32>::default();
         let mut numbers: HashMap<String, u32> = HashMap::new();
         let mut number = |s: &str| {
@@ -659,7 +640,12 @@ mod status_acc_tests {
         let mut seen = Vec::new();
         for e in &events {
             let f = StatusFacts::of(Ev::of(e));
-            let a = by_text.apply_facts(&f);
+            let a = by_text.apply(
+                StatusClass::of(f.cls, f.status),
+                f.id.unwrap_or("").to_owned(),
+                f.action_id.map(str::to_owned),
+                f.resolved_from.map(str::to_owned),
+            );
             let b = by_number.apply(
                 StatusClass::of(f.cls, f.status),
                 number(f.id.unwrap_or("")),

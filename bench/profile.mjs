@@ -9,7 +9,8 @@
 //   live       createProjector().apply, one event at a time (default n 50,000)
 //   state      createAgentUiProjector().apply, the state after every event (default n 20,000)
 //   validate   collectRuntimeEventsValidationIssues of the JSON array text, 5 calls (default 100,000)
-//   short      projectAgentUiState of a short stream, 200 calls (default n 56: one turn)
+//   short      projectAgentUiState of a short stream, 200 calls (--rounds k: k calls; default n 56:
+//              one turn)
 //   fresh      a new createAgentUiProjector() fed each standard fixture, state after every
 //              event, n rounds (default 300): a fresh projector's fixed cost
 //   accumulator  createAgentRuntimeReadModelAccumulator() fed each standard fixture, n rounds
@@ -22,6 +23,7 @@
 //              (default 2,000)
 //   readmodel  projectAgentRuntimeReadModel of each standard fixture's events, n rounds
 //              (default 2,000)
+//   replay     replayAgentUiFixture of each standard fixture, n rounds (default 300)
 //   delta      applyAgentRuntimeStateDeltaToProjectionState of the fixtures' state.delta event
 //              over the state of all 13 fixtures' events, n calls (default 2,000)
 // Sampling adds overhead to short wasm functions; compare shares, not absolute times.
@@ -36,17 +38,18 @@ const opt = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const workload = args[0] ?? "batch";
-const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, delta: 2_000, tools: 2_000, coding: 2_000, readmodel: 2_000, short: 56, fresh: 300, accumulator: 300 };
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, delta: 2_000, tools: 2_000, coding: 2_000, readmodel: 2_000, short: 56, fresh: 300, replay: 300, accumulator: 300 };
 if (!(workload in defaults)) {
   console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
   process.exit(2);
 }
 const n = Number(args[1] && !args[1].startsWith("--") ? args[1] : defaults[workload]);
 const top = Number(opt("--top", 30));
+const rounds = Number(opt("--rounds", 200));
 const pkgDir = opt("--pkg", join(root, "target", "pkg-profiling"));
 const api = await import(pathToFileURL(join(pkgDir, "index.node.js")).href);
 
-const events = ["fixtures", "delta", "tools", "coding", "readmodel"].includes(workload) ? [] : api.generateRuntimeEvents(n, 42);
+const events = ["fixtures", "delta", "tools", "coding", "readmodel", "replay"].includes(workload) ? [] : api.generateRuntimeEvents(n, 42);
 const text = workload === "validate" ? JSON.stringify(events) : "";
 /** `fn(events)` for each standard fixture's events, `n` rounds. */
 function eachFixture(fn) {
@@ -73,7 +76,7 @@ const run = {
     for (const e of events) p.apply(e);
   },
   short: () => {
-    for (let r = 0; r < 200; r++) api.projectAgentUiState({ executionEvents: events });
+    for (let r = 0; r < rounds; r++) api.projectAgentUiState({ executionEvents: events });
   },
   fresh: () => eachFixture((events) => {
     const p = api.createAgentUiProjector();
@@ -85,6 +88,9 @@ const run = {
     for (const e of events) a.apply(e);
   }),
   fixtures: () => eachFixture((events) => api.projectAgentUiState({ executionEvents: events })),
+  replay: () => {
+    for (let r = 0; r < n; r++) for (const f of api.agentUiConformanceFixtures) api.replayAgentUiFixture(f);
+  },
   readmodel: () => eachFixture((events) => api.projectAgentRuntimeReadModel({ executionEvents: events })),
   tools: () => {
     for (let r = 0; r < n; r++) api.projectAgentUiToolSurface(toolProjections);

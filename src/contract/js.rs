@@ -65,7 +65,7 @@ pub fn utf16_prefix(s: &str, n: usize) -> &str {
     for (i, c) in s.char_indices() {
         let w = c.len_utf16();
         if units + w > n {
-            return &s[..i];
+            return s.get(..i).unwrap_or_default();
         }
         units += w;
     }
@@ -176,9 +176,9 @@ pub fn js_number_to_string(x: f64) -> String {
             out.push('0');
         }
     } else if 0 < n && n <= 21 {
-        out.push_str(&digits[..n as usize]);
+        out.push_str(digits.get(..n as usize).unwrap_or_default());
         out.push('.');
-        out.push_str(&digits[n as usize..]);
+        out.push_str(digits.get(n as usize..).unwrap_or_default());
     } else if -6 < n && n <= 0 {
         out.push_str("0.");
         for _ in 0..(-n) {
@@ -187,10 +187,10 @@ pub fn js_number_to_string(x: f64) -> String {
         out.push_str(&digits);
     } else {
         let e1 = n - 1;
-        out.push_str(&digits[..1]);
+        out.push_str(digits.get(..1).unwrap_or_default());
         if k > 1 {
             out.push('.');
-            out.push_str(&digits[1..]);
+            out.push_str(digits.get(1..).unwrap_or_default());
         }
         out.push('e');
         out.push(if e1 >= 0 { '+' } else { '-' });
@@ -234,8 +234,8 @@ pub fn js_string_to_number(s: &str) -> f64 {
         return radix(p, 2);
     }
     let (sign, body) = match t.as_bytes().first() {
-        Some(b'-') => (-1.0, &t[1..]),
-        Some(b'+') => (1.0, &t[1..]),
+        Some(b'-') => (-1.0, t.get(1..).unwrap_or_default()),
+        Some(b'+') => (1.0, t.get(1..).unwrap_or_default()),
         _ => (1.0, t),
     };
     if body == "Infinity" {
@@ -508,19 +508,23 @@ mod tests {
         if k <= n && n <= 21 {
             format!("{sign}{digits}{}", "0".repeat((n - k) as usize))
         } else if 0 < n && n <= 21 {
-            format!("{sign}{}.{}", &digits[..n as usize], &digits[n as usize..])
+            format!(
+                "{sign}{}.{}",
+                digits.get(..n as usize).unwrap_or_default(),
+                digits.get(n as usize..).unwrap_or_default()
+            )
         } else if -6 < n && n <= 0 {
             format!("{sign}0.{}{digits}", "0".repeat((-n) as usize))
         } else {
             let frac = if k > 1 {
-                format!(".{}", &digits[1..])
+                format!(".{}", digits.get(1..).unwrap_or_default())
             } else {
                 String::new()
             };
             let e1 = n - 1;
             format!(
                 "{sign}{}{frac}e{}{}",
-                &digits[..1],
+                digits.get(..1).unwrap_or_default(),
                 if e1 >= 0 { "+" } else { "-" },
                 e1.abs()
             )

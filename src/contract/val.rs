@@ -870,7 +870,7 @@ fn write_val(v: &Val, out: &mut String, field_of: &StrSource<'_>, flush: &mut Op
                 out.push_str("\"\\u0000");
                 let mut tmp = String::new();
                 write_wire_str(s, &mut tmp);
-                out.push_str(&tmp[1..]);
+                out.push_str(tmp.get(1..).unwrap_or_default());
             } else {
                 write_wire_str(s, out);
             }

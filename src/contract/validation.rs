@@ -836,8 +836,10 @@ pub fn collect_runtime_events_ndjson_issues(text: &str, path: &str) -> Result<Ve
             // `{..}{..}` or `{..}x`: the next event must start after white space.
             let rest = text.get(end..).unwrap_or_default();
             let shown: String = rest.chars().take(16).collect();
+            let mut quoted = String::new();
+            super::val::write_json_str(&shown, &mut quoted);
             return Err(format!(
-                "events[{}]: Invalid JSON input: expected white space before {shown:?}",
+                "events[{}]: Invalid JSON input: expected white space before {quoted}",
                 index + 1
             ));
         }

@@ -112,7 +112,7 @@ fn has_secret_marker(s: &str, loose: bool) -> bool {
                 && b[i..i + n].eq_ignore_ascii_case(name.as_bytes())
                 && s.is_char_boundary(i + n)
             {
-                let next = s[i + n..].chars().next();
+                let next = s.get(i + n..).and_then(|rest| rest.chars().next());
                 let ok = match next {
                     Some('=') => true,
                     Some(':') => loose,

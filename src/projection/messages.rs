@@ -509,8 +509,8 @@ fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
     };
     let mut at = 0;
     while let Some((s, e, bs, be)) = next_plan_block(text, at) {
-        seg(&mut out, &text[cursor..s], plan);
-        let body = js_trim(&text[bs..be]);
+        seg(&mut out, text.get(cursor..s).unwrap_or_default(), plan);
+        let body = js_trim(text.get(bs..be).unwrap_or_default());
         if !body.is_empty() {
             let mut c = o.clone();
             c.set("type", Val::lit("plan"));
@@ -525,7 +525,7 @@ fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
     if plan == 0 {
         return vec![part.clone()];
     }
-    seg(&mut out, &text[cursor..], plan);
+    seg(&mut out, text.get(cursor..).unwrap_or_default(), plan);
     out
 }
 

@@ -11,7 +11,7 @@ use super::events::Stored;
 use super::view_rules::{is_action_terminal, STATE_DELTA_CLASS};
 use crate::contract::event::{Ev, Js, Odd, MAX_EVENT_DEPTH};
 use crate::contract::js::{is_array_index_key, js_number_to_string};
-use crate::contract::val::{Obj, Val};
+use crate::contract::val::{write_json_str, write_json_str_list, Obj, Val};
 
 /// The roots a delta may patch.
 pub const PATCHABLE_ROOTS: [&str; 13] = [
@@ -1069,48 +1069,35 @@ impl WholeStatePass {
         self.deltas.is_empty()
     }
 
-    /// The state keys the pass reads or writes: the keys needed whole, and for `readModel` and
-    /// `subagents` when only some of their keys are needed, those keys. The re-sync after each
-    /// patch reads `artifacts`, `evidence`, `hydration`, the subagents' `threads` (and writes
-    /// their status lists) and the read model's artifact and evidence refs; the operations read
-    /// and write the keys their paths name. A failure writes `diagnostics`: it is needed only
+    /// The state keys the pass reads or writes, as JSON text: `{"keys": [...], "partial":
+    /// {<key>: [...]}}`, the keys needed whole, and for `readModel` and `subagents` when only
+    /// some of their keys are needed, those keys. The re-sync after each patch reads
+    /// `artifacts`, `evidence`, `hydration`, the subagents' `threads` (and writes their status
+    /// lists) and the read model's artifact and evidence refs; the operations read and write
+    /// the keys their paths name. A failure writes `diagnostics`: it is needed only
     /// `with_diagnostics` (without it, a run that fails says so: [`PassError::NeedsDiagnostics`]).
-    pub fn needed(
-        &self,
-        with_diagnostics: bool,
-    ) -> (Vec<String>, Vec<(&'static str, Vec<String>)>) {
-        let mut whole: Vec<String> = ["artifacts", "evidence", "hydration"]
-            .into_iter()
-            .map(str::to_string)
-            .collect();
+    pub fn needed_json(&self, with_diagnostics: bool) -> String {
+        let mut whole: Vec<&str> = vec!["artifacts", "evidence", "hydration"];
         if with_diagnostics {
-            whole.push("diagnostics".into());
+            whole.push("diagnostics");
         }
-        let mut read_model: Option<Vec<String>> =
-            Some(vec!["artifactRefs".into(), "evidenceRefs".into()]);
+        let mut read_model: Option<Vec<&str>> = Some(vec!["artifactRefs", "evidenceRefs"]);
         // The threads, and the keys the re-sync writes (to find them unchanged).
-        let mut subagents: Option<Vec<String>> = Some(
-            [
-                "threads",
-                "hasSubagents",
-                "activeThreadIds",
-                "completedThreadIds",
-                "failedThreadIds",
-            ]
-            .map(str::to_string)
-            .to_vec(),
-        );
+        let mut subagents: Option<Vec<&str>> = Some(vec![
+            "threads",
+            "hasSubagents",
+            "activeThreadIds",
+            "completedThreadIds",
+            "failedThreadIds",
+        ]);
         // A key of the model (`None`: the whole model).
-        let add = |list: &mut Option<Vec<String>>, key: Option<&str>| match key {
-            None => *list = None,
-            Some(k) => {
-                if let Some(l) = list.as_mut() {
-                    if !l.iter().any(|x| x == k) {
-                        l.push(k.to_string());
-                    }
-                }
+        fn add<'a>(list: &mut Option<Vec<&'a str>>, key: Option<&'a str>) {
+            match (list.as_mut(), key) {
+                (_, None) => *list = None,
+                (Some(l), Some(k)) if !l.contains(&k) => l.push(k),
+                _ => {}
             }
-        };
+        }
         for d in &self.deltas {
             for u in &d.units {
                 match u.strip_prefix("readModel.") {
@@ -1118,11 +1105,8 @@ impl WholeStatePass {
                     Some(k) => add(&mut read_model, Some(k)),
                     // Its keys are those the operations' paths name (below).
                     None if u == "subagents" => {}
-                    None => {
-                        if !whole.contains(u) {
-                            whole.push(u.clone());
-                        }
-                    }
+                    None if whole.contains(&u.as_str()) => {}
+                    None => whole.push(u),
                 }
             }
             let Ok(ops) = &d.ops else { continue };
@@ -1135,14 +1119,28 @@ impl WholeStatePass {
                 }
             }
         }
-        let mut partial = Vec::new();
+        let mut partial = String::new();
         for (key, list) in [("readModel", read_model), ("subagents", subagents)] {
             match list {
-                Some(keys) => partial.push((key, keys)),
-                None => whole.push(key.into()),
+                Some(keys) => {
+                    partial.push(if partial.is_empty() { '{' } else { ',' });
+                    write_json_str(key, &mut partial);
+                    partial.push(':');
+                    write_json_str_list(&keys, &mut partial);
+                }
+                None => whole.push(key),
             }
         }
-        (whole, partial)
+        if partial.is_empty() {
+            partial.push('{');
+        }
+        partial.push('}');
+        let mut out = String::from("{\"keys\":");
+        write_json_str_list(&whole, &mut out);
+        out.push_str(",\"partial\":");
+        out.push_str(&partial);
+        out.push('}');
+        out
     }
 
     /// Run the deltas in order over `state` (§3.13.3, §3.13.4).

@@ -104,7 +104,7 @@ pub(crate) fn source_count(json: Option<String>) -> Result<Val, JsError> {
 /// Run a batch over the input text inside a [`BatchArena`]: `f` parses and projects, writes
 /// the result into `out` (allocated before the arena starts, so it outlives it) and hands what
 /// it built to the arena to dispose of. Errors become JS errors only after the arena stopped.
-fn batch(
+pub(crate) fn batch(
     len: usize,
     out_capacity: usize,
     f: impl FnOnce(&str, &mut String, Option<&BatchArena>) -> Result<(), String>,

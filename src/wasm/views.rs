@@ -12,7 +12,8 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::api::{parse, source_count};
+use super::alloc::dispose;
+use super::api::{batch, parse, source_count};
 use super::input::with_input;
 use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
@@ -322,20 +323,10 @@ impl WasmStateDeltaPass {
     /// whole, and keys of which only the listed keys are needed. `diagnostics` is among them
     /// only `with_diagnostics` (a failing delta writes it; `run` asks for it when it does).
     pub fn needed(&self, with_diagnostics: bool) -> String {
-        let (keys, partial) = self
-            .inner
-            .as_ref()
-            .map(|p| p.needed(with_diagnostics))
-            .unwrap_or_default();
-        let mut parts = crate::contract::val::Obj::new();
-        for (k, list) in &partial {
-            parts.set(*k, Val::str_arr(list));
+        match &self.inner {
+            Some(p) => p.needed_json(with_diagnostics),
+            None => "{\"keys\":[],\"partial\":{}}".into(),
         }
-        let o = crate::contract::val::Obj::new()
-            .k("keys", Val::str_arr(&keys))
-            .k("partial", parts.into_val())
-            .into_val();
-        wire(&o)
     }
 
     /// Run over the state in the input buffer (wire-encoded; keys not needed may be
@@ -343,26 +334,39 @@ impl WasmStateDeltaPass {
     /// into the result (docs/design.md, "Patch protocol"); or `{"retry": true}` when a delta
     /// failed and the state's `diagnostics` was a placeholder (run again with it).
     pub fn run(&self, len: usize) -> Result<String, JsError> {
-        let state = Val::from_wire_json(&input_value(len)?);
         let Some(pass) = &self.inner else {
             return Err(JsError::new("Nothing to apply."));
         };
-        let out = match pass.run(&state) {
-            Ok(out) => out,
-            Err(PassError::NeedsDiagnostics) => return Ok("{\"retry\":true}".into()),
-            Err(PassError::Throws(e)) => return Err(JsError::new(&e)),
-        };
-        let mut s = String::from("{\"applied\":");
-        s.push_str(if out.applied { "true" } else { "false" });
-        s.push_str(",\"error\":");
-        match &out.error {
-            Some(e) => crate::contract::val::write_wire_str(e, &mut s),
-            None => s.push_str("null"),
-        }
-        s.push_str(",\"patch\":");
-        diff_patch(&state, &out.state).write_json(&mut s);
-        s.push('}');
-        Ok(s)
+        // In the batch arena: the state and what the pass makes of it are forgotten at the end.
+        batch(len, 256, |text, s, arena| {
+            let parsed = crate::contract::json::parse_value(text)
+                .map_err(|e| format!("Invalid JSON input: {e}"))?;
+            let state = Val::from_wire_json(&parsed);
+            dispose(arena, parsed);
+            let done = match pass.run(&state) {
+                Ok(out) => {
+                    s.push_str("{\"applied\":");
+                    s.push_str(if out.applied { "true" } else { "false" });
+                    s.push_str(",\"error\":");
+                    match &out.error {
+                        Some(e) => crate::contract::val::write_wire_str(e, s),
+                        None => s.push_str("null"),
+                    }
+                    s.push_str(",\"patch\":");
+                    diff_patch(&state, &out.state).write_json(s);
+                    s.push('}');
+                    dispose(arena, out);
+                    Ok(())
+                }
+                Err(PassError::NeedsDiagnostics) => {
+                    s.push_str("{\"retry\":true}");
+                    Ok(())
+                }
+                Err(PassError::Throws(e)) => Err(e),
+            };
+            dispose(arena, state);
+            done
+        })
     }
 }
 
@@ -374,35 +378,39 @@ impl WasmStateDeltaPass {
 /// view cannot read may be null), the coding read model or null, and where the state's own
 /// objects the view hands back are in the caller's list (`coding::StateRefs`: the positions of
 /// `runtime` and `actions`). `Val::Event(i)` stands for entry `i` of that list, whose first
-/// entries are `sources`.
+/// entries are `sources`. Runs in the batch arena.
 #[wasm_bindgen]
 pub fn coding_view_json(len: usize) -> Result<String, JsError> {
-    let bad = || JsError::new("Expected [state, sources, codingReadModel, refs].");
-    let Value::Array(mut parts) = input_value(len)? else {
-        return Err(bad());
-    };
-    let refs = parts.pop().unwrap_or(Value::Null);
-    let at = |i: usize| {
-        refs.get(i)
-            .and_then(Value::as_u64)
-            .and_then(|x| u32::try_from(x).ok())
-    };
-    let refs = at(0)
-        .zip(at(1))
-        .map(|(runtime, actions)| coding::StateRefs { runtime, actions });
-    let rm = parts.pop().unwrap_or(Value::Null);
-    let Some(Value::Array(sources)) = parts.pop() else {
-        return Err(bad());
-    };
-    let state = Val::from_wire_json(parts.first().unwrap_or(&Value::Null));
-    let src: Vec<Ev<'_>> = sources.iter().map(Ev::of).collect();
-    Ok(wire(&coding::project_coding_workbench_view_of(
-        &state,
-        &src,
-        Some(&rm),
-        &coding::single_event_actions,
-        refs,
-    )))
+    batch(len, 1024, |text, out, arena| {
+        let input = crate::contract::json::parse_value(text)
+            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let (Some(state), Some(Value::Array(sources)), Some(rm), Some(refs)) =
+            (input.get(0), input.get(1), input.get(2), input.get(3))
+        else {
+            return Err("Expected [state, sources, codingReadModel, refs].".to_string());
+        };
+        let at = |i: usize| {
+            refs.get(i)
+                .and_then(Value::as_u64)
+                .and_then(|x| u32::try_from(x).ok())
+        };
+        let refs = at(0)
+            .zip(at(1))
+            .map(|(runtime, actions)| coding::StateRefs { runtime, actions });
+        let state = Val::from_wire_json(state);
+        let src: Vec<Ev<'_>> = sources.iter().map(Ev::of).collect();
+        let view = coding::project_coding_workbench_view_of(
+            &state,
+            &src,
+            Some(rm),
+            &coding::single_event_actions,
+            refs,
+        );
+        view.write_json(out);
+        dispose(arena, (view, src, state));
+        dispose(arena, input);
+        Ok(())
+    })
 }
 
 /// `projectCodingWorkbenchViewFromEvents(input)`; `Val::Event(i)` is `input.executionEvents[i]`.

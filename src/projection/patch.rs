@@ -210,6 +210,39 @@ pub fn diff_patch(before: &Val, after: &Val) -> Patch {
     }
 }
 
+/// The ops that turn `before`, the value the receiver holds at `path` (when it is known), into
+/// `after`: what changed inside it, else `after` whole. Objects with the same keys in the same
+/// order are compared key by key, arrays slot by slot over their common length, then resized
+/// with their new slots (`List`); unchanged subtrees (`Rc` identity first) cost one comparison.
+pub fn change_ops(mut path: Vec<Seg>, before: Option<&Val>, after: Val, out: &mut Vec<PatchOp>) {
+    match (before, &after) {
+        (Some(b), _) if same_shape(b, &after) => diff_into(b, &after, &mut path, out),
+        (Some(Val::Arr(x)), Val::Arr(y)) => resize_into(x, y, &mut path, out),
+        _ => out.push(PatchOp::Replace { path, value: after }),
+    }
+}
+
+/// The ops that turn the array `x` at `path` into `y`, of another length: the slots of their
+/// common length compared one by one, then the array resized with its new slots (`List`).
+fn resize_into(x: &[Val], y: &[Val], path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
+    let common = x.len().min(y.len());
+    for (i, (av, bv)) in x.iter().zip(y).enumerate() {
+        path.push(Seg::Index(i));
+        diff_child(av, bv, path, out);
+        path.pop();
+    }
+    out.push(PatchOp::List {
+        path: path.clone(),
+        len: y.len(),
+        set: y
+            .iter()
+            .enumerate()
+            .skip(common)
+            .map(|(i, v)| (i, v.clone()))
+            .collect(),
+    });
+}
+
 /// Both objects with the same keys in the same order (a key moved to the end is a change the
 /// receiver could not make in place), or both arrays of the same length.
 fn same_shape(a: &Val, b: &Val) -> bool {
@@ -252,13 +285,13 @@ fn diff_child(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
     if crate::contract::val::deep_equal(a, b) {
         return;
     }
-    if same_shape(a, b) {
-        diff_into(a, b, path, out);
-    } else {
-        out.push(PatchOp::Replace {
+    match (a, b) {
+        _ if same_shape(a, b) => diff_into(a, b, path, out),
+        (Val::Arr(x), Val::Arr(y)) => resize_into(x, y, path, out),
+        _ => out.push(PatchOp::Replace {
             path: path.clone(),
             value: b.clone(),
-        });
+        }),
     }
 }
 

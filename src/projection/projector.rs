@@ -13,7 +13,7 @@ use super::events::Stored;
 use super::graph::{GraphAcc, GraphChange};
 use super::messages::{MessageChange, MessagesAcc};
 use super::normalization::ev_val;
-use super::patch::{list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
+use super::patch::{change_ops, list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
 use super::read_model::{ReadModelAcc, READ_MODEL_KEYS};
 use super::refs::{RefViews, REF_VIEWS};
 use super::runtime::RuntimeAcc;
@@ -147,6 +147,11 @@ struct Overlay {
 fn fresh_replace(prev: &[(String, Val)], now: &mut Vec<(String, Val)>, k: &str, v: &Val) -> bool {
     now.push((k.to_string(), v.clone()));
     !prev.iter().any(|(pk, pv)| pk == k && deep_equal(pv, v))
+}
+
+/// What the previous patch sent whole for `k` (the receiver holds it), if it did.
+fn sent_before<'p>(prev: &'p [(String, Val)], k: &str) -> Option<&'p Val> {
+    prev.iter().find(|(pk, _)| pk == k).map(|(_, v)| v)
 }
 
 fn ptr_keys(path: &[&'static str]) -> Vec<Seg> {
@@ -998,10 +1003,8 @@ impl<'a> ProjectorCore<'a> {
                         .output_value($key, ovr)
                         .filter(|v| fresh_replace(&prev_sent, &mut sent, $key, v))
                     {
-                        ops.push(PatchOp::Replace {
-                            path: ptr_keys(&[$key]),
-                            value: v,
-                        });
+                        let before = sent_before(&prev_sent, $key);
+                        change_ops(ptr_keys(&[$key]), before, v, &mut ops);
                     }
                     $sync;
                 } else {
@@ -1037,10 +1040,8 @@ impl<'a> ProjectorCore<'a> {
                     .output_value(k, ovr)
                     .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
                 {
-                    ops.push(PatchOp::Replace {
-                        path: vec![Seg::Key(if is_tools { "tools" } else { "actions" })],
-                        value: v,
-                    });
+                    let path = vec![Seg::Key(if is_tools { "tools" } else { "actions" })];
+                    change_ops(path, sent_before(&prev_sent, k), v, &mut ops);
                 }
                 self.rm.bucket_ops(is_tools, !is_tools, &mut Vec::new());
             } else {
@@ -1061,10 +1062,8 @@ impl<'a> ProjectorCore<'a> {
                 .output_value("diagnostics", ovr)
                 .filter(|v| fresh_replace(&prev_sent, &mut sent, "diagnostics", v))
             {
-                ops.push(PatchOp::Replace {
-                    path: ptr_keys(&["diagnostics"]),
-                    value: v,
-                });
+                let before = sent_before(&prev_sent, "diagnostics");
+                change_ops(ptr_keys(&["diagnostics"]), before, v, &mut ops);
             }
             self.t_diags.sync(self.diags.len());
         } else {
@@ -1108,10 +1107,8 @@ impl<'a> ProjectorCore<'a> {
                 .output_value("subagents", ovr)
                 .filter(|v| fresh_replace(&prev_sent, &mut sent, "subagents", v))
             {
-                ops.push(PatchOp::Replace {
-                    path: ptr_keys(&["subagents"]),
-                    value: v,
-                });
+                let before = sent_before(&prev_sent, "subagents");
+                change_ops(ptr_keys(&["subagents"]), before, v, &mut ops);
             }
             self.subagents.sync();
         } else {
@@ -1134,10 +1131,8 @@ impl<'a> ProjectorCore<'a> {
                         .get(k)
                         .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
                     {
-                        ops.push(PatchOp::Replace {
-                            path: ptr_keys(&["readModel", k]),
-                            value: v.clone(),
-                        });
+                        let before = sent_before(&prev_sent, k);
+                        change_ops(ptr_keys(&["readModel", k]), before, v.clone(), &mut ops);
                     }
                     self.rm.sync_key(k);
                 }
@@ -1161,10 +1156,8 @@ impl<'a> ProjectorCore<'a> {
                 .output_value("ephemeralUi", ovr)
                 .filter(|v| fresh_replace(&prev_sent, &mut sent, "ephemeralUi", v))
             {
-                ops.push(PatchOp::Replace {
-                    path: ptr_keys(&["ephemeralUi"]),
-                    value: v,
-                });
+                let before = sent_before(&prev_sent, "ephemeralUi");
+                change_ops(ptr_keys(&["ephemeralUi"]), before, v, &mut ops);
             }
         }
         self.prev_sent = sent;

@@ -298,6 +298,35 @@ fn incremental_equals_batch_on_random_streams() {
     println!("{checked} prefixes checked over 220 streams");
 }
 
+/// Patches taken every few events, as a UI that reads the state now and then takes them: the
+/// replayed patches equal the state at every read, deltas included (a key a delta starts to
+/// override while other changes of it wait to be sent).
+#[test]
+fn patches_taken_now_and_then_replay_to_the_state() {
+    for seed in 1..=220u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+        let n = 8 + rng.below(28) as usize;
+        let base = stream(&mut rng, n);
+        let events = mutate(&mut rng, base);
+        let mut p = Projector::new(None);
+        let mut replay = Val::Undef;
+        apply_patch(&mut replay, &p.take_patch().expect("readable state"));
+        let mut next_read = 1 + rng.below(5) as usize;
+        for (i, e) in events.iter().enumerate() {
+            p.apply(e.clone(), i as u32).expect("well-formed");
+            if i + 1 < next_read && i + 1 < events.len() {
+                continue;
+            }
+            next_read = i + 1 + 1 + rng.below(5) as usize;
+            apply_patch(&mut replay, &p.take_patch().expect("readable state"));
+            assert!(
+                deep_equal(&p.expand(&replay), &p.state().expect("readable state")),
+                "seed {seed}: patch replay differs after event {i}"
+            );
+        }
+    }
+}
+
 #[test]
 fn refused_events_change_nothing() {
     // What cannot be carried is refused in both modes; strict mode also refuses what

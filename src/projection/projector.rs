@@ -999,14 +999,25 @@ impl<'a> ProjectorCore<'a> {
         macro_rules! list {
             ($key:literal, $sync:expr, $changes:expr) => {{
                 if is_whole($key) {
+                    // A key a delta starts to override: the receiver first gets the pending
+                    // changes of the event-only value, which the delta's value is compared with.
+                    let entering = !self.prev_units.iter().any(|u| u == $key);
+                    let base = if entering {
+                        $changes;
+                        Some(self.expand(&self.unit_value($key)))
+                    } else {
+                        None
+                    };
                     if let Some(v) = self
                         .output_value($key, ovr)
                         .filter(|v| fresh_replace(&prev_sent, &mut sent, $key, v))
                     {
-                        let before = sent_before(&prev_sent, $key);
+                        let before = base.as_ref().or_else(|| sent_before(&prev_sent, $key));
                         change_ops(ptr_keys(&[$key]), before, v, &mut ops);
                     }
-                    $sync;
+                    if !entering {
+                        $sync;
+                    }
                 } else {
                     $changes;
                 }
@@ -1036,14 +1047,23 @@ impl<'a> ProjectorCore<'a> {
         parts!("graph", self.graph);
         for (k, is_tools) in [("tools", true), ("actions", false)] {
             if is_whole(k) {
+                // As `list!` does for a key a delta starts to override.
+                let entering = !self.prev_units.iter().any(|u| u == k);
+                let base = if entering {
+                    self.rm.bucket_ops(is_tools, !is_tools, &mut ops);
+                    Some(self.expand(&self.unit_value(k)))
+                } else {
+                    self.rm.bucket_ops(is_tools, !is_tools, &mut Vec::new());
+                    None
+                };
                 if let Some(v) = self
                     .output_value(k, ovr)
                     .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
                 {
                     let path = vec![Seg::Key(if is_tools { "tools" } else { "actions" })];
-                    change_ops(path, sent_before(&prev_sent, k), v, &mut ops);
+                    let before = base.as_ref().or_else(|| sent_before(&prev_sent, k));
+                    change_ops(path, before, v, &mut ops);
                 }
-                self.rm.bucket_ops(is_tools, !is_tools, &mut Vec::new());
             } else {
                 self.rm.bucket_ops(is_tools, !is_tools, &mut ops);
             }
@@ -1103,14 +1123,24 @@ impl<'a> ProjectorCore<'a> {
         self.prev_diag_len = self.diags.len();
         // Subagents.
         if is_whole("subagents") {
+            // As `list!` does for a key a delta starts to override.
+            let entering = !self.prev_units.iter().any(|u| u == "subagents");
+            let base = if entering {
+                self.subagents.patch_ops(&[Seg::Key("subagents")], &mut ops);
+                Some(self.expand(&self.unit_value("subagents")))
+            } else {
+                self.subagents.sync();
+                None
+            };
             if let Some(v) = self
                 .output_value("subagents", ovr)
                 .filter(|v| fresh_replace(&prev_sent, &mut sent, "subagents", v))
             {
-                let before = sent_before(&prev_sent, "subagents");
+                let before = base
+                    .as_ref()
+                    .or_else(|| sent_before(&prev_sent, "subagents"));
                 change_ops(ptr_keys(&["subagents"]), before, v, &mut ops);
             }
-            self.subagents.sync();
         } else {
             self.subagents.patch_ops(&[Seg::Key("subagents")], &mut ops);
         }

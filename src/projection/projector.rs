@@ -916,6 +916,38 @@ impl<'a> ProjectorCore<'a> {
         false
     }
 
+    /// Whether a delta starts to override state key `k` in this patch (the previous one sent
+    /// it by its changes): its pending changes are sent first, then what the delta changed
+    /// against the event-only value ([`Self::event_only`]).
+    fn entering(&self, k: &str) -> bool {
+        !self.prev_units.iter().any(|u| u == k)
+    }
+
+    /// The event-only value of state key `k`, as the receiver holds it once its pending
+    /// changes are sent.
+    fn event_only(&self, k: &str) -> Val {
+        self.expand(&self.unit_value(k))
+    }
+
+    /// The ops for top-level state key `k` while a delta overrides it (or in the patch after): nothing when the previous patch sent the same value, else what changed against
+    /// `base` (the event-only value, when the delta starts to override it) or against what the
+    /// previous patch sent, else the value whole.
+    fn overridden_ops(
+        &self,
+        k: &'static str,
+        base: Option<Val>,
+        ovr: Option<&Overlay>,
+        prev_sent: &[(String, Val)],
+        sent: &mut Vec<(String, Val)>,
+        ops: &mut Vec<PatchOp>,
+    ) {
+        let value = self.output_value(k, ovr);
+        if let Some(v) = value.filter(|v| fresh_replace(prev_sent, sent, k, v)) {
+            let before = base.as_ref().or_else(|| sent_before(prev_sent, k));
+            change_ops(vec![Seg::Key(k)], before, v, ops);
+        }
+    }
+
     /// What changed since the previous `take_patch` (or since new/reset/hydrate). `Err` while
     /// the state is unreadable (see [`Self::unreadable`]); the changes are then kept for the
     /// next call.
@@ -993,31 +1025,20 @@ impl<'a> ProjectorCore<'a> {
                 });
             }
         }
-        // A list sent whole while a state delta overrides it (or just after), else by its
-        // changes (`$sync`: the receiver has it whole; `$changes`: push the ops since the last
-        // patch).
+        // A list a state delta overrides (or did until this patch) goes through
+        // `overridden_ops`, else by its changes (`$sync`: mark them sent; `$changes`: push the
+        // ops since the last patch).
         macro_rules! list {
             ($key:literal, $sync:expr, $changes:expr) => {{
                 if is_whole($key) {
-                    // A key a delta starts to override: the receiver first gets the pending
-                    // changes of the event-only value, which the delta's value is compared with.
-                    let entering = !self.prev_units.iter().any(|u| u == $key);
-                    let base = if entering {
+                    let base = if self.entering($key) {
                         $changes;
-                        Some(self.expand(&self.unit_value($key)))
+                        Some(self.event_only($key))
                     } else {
+                        $sync;
                         None
                     };
-                    if let Some(v) = self
-                        .output_value($key, ovr)
-                        .filter(|v| fresh_replace(&prev_sent, &mut sent, $key, v))
-                    {
-                        let before = base.as_ref().or_else(|| sent_before(&prev_sent, $key));
-                        change_ops(ptr_keys(&[$key]), before, v, &mut ops);
-                    }
-                    if !entering {
-                        $sync;
-                    }
+                    self.overridden_ops($key, base, ovr, &prev_sent, &mut sent, &mut ops);
                 } else {
                     $changes;
                 }
@@ -1047,23 +1068,14 @@ impl<'a> ProjectorCore<'a> {
         parts!("graph", self.graph);
         for (k, is_tools) in [("tools", true), ("actions", false)] {
             if is_whole(k) {
-                // As `list!` does for a key a delta starts to override.
-                let entering = !self.prev_units.iter().any(|u| u == k);
-                let base = if entering {
+                let base = if self.entering(k) {
                     self.rm.bucket_ops(is_tools, !is_tools, &mut ops);
-                    Some(self.expand(&self.unit_value(k)))
+                    Some(self.event_only(k))
                 } else {
                     self.rm.bucket_ops(is_tools, !is_tools, &mut Vec::new());
                     None
                 };
-                if let Some(v) = self
-                    .output_value(k, ovr)
-                    .filter(|v| fresh_replace(&prev_sent, &mut sent, k, v))
-                {
-                    let path = vec![Seg::Key(if is_tools { "tools" } else { "actions" })];
-                    let before = base.as_ref().or_else(|| sent_before(&prev_sent, k));
-                    change_ops(path, before, v, &mut ops);
-                }
+                self.overridden_ops(k, base, ovr, &prev_sent, &mut sent, &mut ops);
             } else {
                 self.rm.bucket_ops(is_tools, !is_tools, &mut ops);
             }
@@ -1078,13 +1090,7 @@ impl<'a> ProjectorCore<'a> {
             || filtered
             || self.prev_units.iter().any(|u| u == "!diagfiltered")
         {
-            if let Some(v) = self
-                .output_value("diagnostics", ovr)
-                .filter(|v| fresh_replace(&prev_sent, &mut sent, "diagnostics", v))
-            {
-                let before = sent_before(&prev_sent, "diagnostics");
-                change_ops(ptr_keys(&["diagnostics"]), before, v, &mut ops);
-            }
+            self.overridden_ops("diagnostics", None, ovr, &prev_sent, &mut sent, &mut ops);
             self.t_diags.sync(self.diags.len());
         } else {
             let n = self.diags.len();
@@ -1123,24 +1129,14 @@ impl<'a> ProjectorCore<'a> {
         self.prev_diag_len = self.diags.len();
         // Subagents.
         if is_whole("subagents") {
-            // As `list!` does for a key a delta starts to override.
-            let entering = !self.prev_units.iter().any(|u| u == "subagents");
-            let base = if entering {
+            let base = if self.entering("subagents") {
                 self.subagents.patch_ops(&[Seg::Key("subagents")], &mut ops);
-                Some(self.expand(&self.unit_value("subagents")))
+                Some(self.event_only("subagents"))
             } else {
                 self.subagents.sync();
                 None
             };
-            if let Some(v) = self
-                .output_value("subagents", ovr)
-                .filter(|v| fresh_replace(&prev_sent, &mut sent, "subagents", v))
-            {
-                let before = base
-                    .as_ref()
-                    .or_else(|| sent_before(&prev_sent, "subagents"));
-                change_ops(ptr_keys(&["subagents"]), before, v, &mut ops);
-            }
+            self.overridden_ops("subagents", base, ovr, &prev_sent, &mut sent, &mut ops);
         } else {
             self.subagents.patch_ops(&[Seg::Key("subagents")], &mut ops);
         }
@@ -1182,13 +1178,7 @@ impl<'a> ProjectorCore<'a> {
         }
         self.prev_stale = stale;
         if is_whole("ephemeralUi") {
-            if let Some(v) = self
-                .output_value("ephemeralUi", ovr)
-                .filter(|v| fresh_replace(&prev_sent, &mut sent, "ephemeralUi", v))
-            {
-                let before = sent_before(&prev_sent, "ephemeralUi");
-                change_ops(ptr_keys(&["ephemeralUi"]), before, v, &mut ops);
-            }
+            self.overridden_ops("ephemeralUi", None, ovr, &prev_sent, &mut sent, &mut ops);
         }
         self.prev_sent = sent;
         self.prev_units = units_now;

@@ -653,7 +653,7 @@ export function applyAgentRuntimeStateDeltaToProjectionState(state, event) {
   requireEvent(event, what);
   if (event.eventClass !== STATE_DELTA_CLASS) return { state, applied: false };
   const text = eventText(event, what);
-  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), true));
+  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), true, 0));
   const generation = track(pass);
   try {
     if (call(what, () => pass.is_empty())) return { state, applied: false };
@@ -675,7 +675,8 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   while (first < events.length && events[first].eventClass !== STATE_DELTA_CLASS) first++;
   if (first === events.length) return state;
   // Deltas cross whole; of the other events only the fields that decide whether they supersede a
-  // delta.
+  // delta. The list crosses from the first delta on (`first`: errors name events by their index
+  // in `events`).
   const sent = new Array(events.length - first);
   for (let i = first; i < events.length; i++) {
     const event = events[i];
@@ -692,7 +693,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
     sent[i - first] = fields;
   }
   const text = jsonText(sent, `${what}: events`);
-  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false));
+  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false, first));
   const generation = track(pass);
   try {
     return call(what, () => pass.is_empty()) ? state : runDeltaPass(pass, state, what).state;

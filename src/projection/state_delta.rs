@@ -1257,7 +1257,31 @@ mod tests {
             serde_json::json!({"actionRate": 0.5, "subagentRate": 0.5, "stateDeltaRate": 0.2});
         let opts = crate::generator::GenOptions::from_json(&opts).unwrap_or_default();
         let events = crate::generator::generate(600, 7, &opts);
-        for e in &events {
+        // Each event as it is, and every tenth with each supersession field set to odd values
+        // in turn (`null`, a number, a string, a record with a length, lists).
+        let odd = [
+            Value::Null,
+            serde_json::json!(5),
+            serde_json::json!(""),
+            serde_json::json!("tool.x"),
+            serde_json::json!({"length": 1}),
+            serde_json::json!([]),
+            serde_json::json!(["a"]),
+        ];
+        let mut cases: Vec<Value> = events.clone();
+        for e in events.iter().step_by(10) {
+            for field in SUPERSESSION_FIELDS {
+                for v in &odd {
+                    let mut changed = e.clone();
+                    if let Some(m) = changed.as_object_mut() {
+                        m.insert(field.to_string(), v.clone());
+                    }
+                    cases.push(changed);
+                }
+            }
+        }
+        let read = |ev: Ev<'_>, a: &str| touches(ev, a).map_err(|o| o.to_string());
+        for e in &cases {
             let Some(map) = e.as_object() else { continue };
             let picked: Map<String, Value> = map
                 .iter()
@@ -1266,11 +1290,7 @@ mod tests {
                 .collect();
             let picked = Value::Object(picked);
             for a in &areas {
-                assert_eq!(
-                    touches(Ev::of(e), a).ok(),
-                    touches(Ev::of(&picked), a).ok(),
-                    "{a} {e}"
-                );
+                assert_eq!(read(Ev::of(e), a), read(Ev::of(&picked), a), "{a} {e}");
             }
         }
     }

@@ -294,8 +294,10 @@ pub struct WasmStateDeltaPass {
 
 #[wasm_bindgen]
 impl WasmStateDeltaPass {
+    /// `first`: the index in the caller's list of the first event in the buffer (errors name
+    /// events by their index there).
     #[wasm_bindgen(constructor)]
-    pub fn new(len: usize, single: bool) -> Result<WasmStateDeltaPass, JsError> {
+    pub fn new(len: usize, single: bool, first: usize) -> Result<WasmStateDeltaPass, JsError> {
         let input = input_value(len)?;
         let inner = if single {
             WholeStatePass::of_event(&input)
@@ -303,10 +305,9 @@ impl WasmStateDeltaPass {
             let Value::Array(events) = input else {
                 return Err(JsError::new("Runtime events must be an array."));
             };
-            Some(
-                WholeStatePass::of_events(&events)
-                    .map_err(|(i, odd)| JsError::new(&format!("events[{i}]: {odd}")))?,
-            )
+            Some(WholeStatePass::of_events(&events).map_err(|(i, odd)| {
+                JsError::new(&format!("events[{}]: {odd}", first.saturating_add(i)))
+            })?)
         };
         Ok(WasmStateDeltaPass { inner })
     }
@@ -416,10 +417,14 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
 /// `projectCodingWorkbenchViewFromEvents(input)`; `Val::Event(i)` is `input.executionEvents[i]`.
 #[wasm_bindgen]
 pub fn coding_view_from_events_json(len: usize) -> Result<String, JsError> {
-    let input = input_value(len)?;
-    coding::project_coding_workbench_view_from_events(&input)
-        .map(|v| wire(&v))
-        .map_err(|e| JsError::new(&e))
+    batch(len, 1024, |text, out, arena| {
+        let input = crate::contract::json::parse_value(text)
+            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let view = coding::project_coding_workbench_view_from_events(&input)?;
+        view.write_json(out);
+        dispose(arena, (view, input));
+        Ok(())
+    })
 }
 
 // ---- collaboration ----------------------------------------------------------------------------

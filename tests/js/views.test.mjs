@@ -324,6 +324,13 @@ test("views: state deltas that do not apply", { skip: deltaCases.length === 0 },
   assert.ok(later);
   const superseded = api.applyAgentRuntimeStateDeltasToProjectionState(state, [delta, later]);
   assert.equal(superseded, state);
+  // An event the reference throws on while a delta is active is named by its index in the list,
+  // the events before the first delta counted too.
+  const odd = { id: "odd-class", eventClass: 5, kind: "tool" };
+  assert.throws(() => api.applyAgentRuntimeStateDeltasToProjectionState(state, [later, later, delta, odd]), {
+    name: "TypeError",
+    message: /^applyAgentRuntimeStateDeltasToProjectionState: events\[3\]: .*eventClass \(a number\)/,
+  });
 });
 
 test("views: the coding workbench view holds the state's own objects", { skip: cases.length === 0 }, () => {

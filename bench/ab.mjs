@@ -1,0 +1,124 @@
+// Two builds of the package, one workload at a time, in one process: is a change faster?
+//
+//   node bench/ab.mjs <package A> <package B> [workload ...] [--rounds k] [--warm ms]
+//
+// For a change to the package: copy the package built before it (`cp -r pkg /tmp/pkg-before`),
+// build again, then `node bench/ab.mjs /tmp/pkg-before pkg`. Both packages load into one
+// process; each workload first runs on both for a while (V8 optimizes hot WebAssembly and JS
+// only after many calls), then in rounds of about 4 ms where A and B alternate and take turns
+// going first, so a change of machine load or a GC hits both. Prints, per workload, the median
+// time of a call on each side and the median of the per-round ratios B / A (< 1: B is faster).
+// Separate processes per side swing by up to 2x on a shared machine; rounds interleaved in one
+// process keep the ratio within a few percent: two copies of one build (A/A) gave 0.96-1.06
+// with 11 rounds, so read a difference under ~6% as noise.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  args.splice(at, 2);
+  return value;
+};
+const rounds = option("--rounds", 21);
+const warmMs = option("--warm", 700);
+const [dirA, dirB, ...only] = args;
+if (!dirA || !dirB) {
+  console.error("usage: node bench/ab.mjs <package A> <package B> [workload ...] [--rounds k] [--warm ms]");
+  process.exit(2);
+}
+const load = (dir) => import(pathToFileURL(resolve(dir, "index.node.js")).href);
+const [A, B] = [await load(dirA), await load(dirB)];
+
+/** The workloads, each a function of one package's API returning the call to time. */
+function workloads(api) {
+  const fixtures = api.agentUiConformanceFixtures;
+  const fixtureEvents = fixtures.flatMap((f) => f.events);
+  const small = fixtures.filter((f) => f.events.length <= 3);
+  const stream = (n) => api.generateRuntimeEvents(n, 42);
+  const [g10, g56, g200, g1k, g2k] = [10, 56, 200, 1000, 2000].map(stream);
+  const state = api.projectAgentUiState({ executionEvents: fixtureEvents });
+  const delta = fixtureEvents.find((e) => e.eventClass === "state.delta");
+  const projections = api.projectAgentRuntimeReadModel({ executionEvents: fixtureEvents }).events;
+  const batch = (events) => () => api.projectAgentUiState({ executionEvents: events });
+  return {
+    "batch-fixtures": () => fixtures.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
+    "batch-small": () => small.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
+    "batch-10": batch(g10),
+    "batch-56": batch(g56),
+    "batch-200": batch(g200),
+    "batch-1k": batch(g1k),
+    // A fresh projector fed 2,000 events, the state never read.
+    "live-2k": () => {
+      const p = api.createProjector();
+      for (const e of g2k) p.apply(e);
+      p.free();
+    },
+    // A fresh projector fed 200 events, the state read after each.
+    "state-200": () => {
+      const p = api.createAgentUiProjector();
+      for (const e of g200) p.apply(e);
+      p.free();
+    },
+    "fresh-fixtures": () => fixtures.forEach((f) => {
+      const p = api.createAgentUiProjector();
+      for (const e of f.events) p.apply(e);
+      p.free();
+    }),
+    "read-model": () => fixtures.forEach((f) => api.projectAgentRuntimeReadModel({ executionEvents: f.events })),
+    "read-model-acc": () => {
+      const acc = api.createAgentRuntimeReadModelAccumulator();
+      for (const e of fixtureEvents) acc.apply(e);
+    },
+    "tool-surface": () => api.projectAgentUiToolSurface(projections),
+    "delta": () => api.applyAgentRuntimeStateDeltaToProjectionState(state, delta),
+    "deltas": () => api.applyAgentRuntimeStateDeltasToProjectionState(state, fixtureEvents),
+    "coding": () => api.projectCodingWorkbenchView(state),
+    "coding-events": () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: fixtureEvents }),
+    "snapshot": () => api.projectAgentUiStateFromSessionSnapshot({ executionEvents: fixtures[0].events }),
+    "replay": () => fixtures.forEach((f) => api.replayAgentUiFixture(f)),
+  };
+}
+
+const [wa, wb] = [workloads(A), workloads(B)];
+const unknown = only.filter((name) => !(name in wa));
+if (unknown.length > 0) {
+  console.error(`ab: unknown workload ${unknown.join(", ")}; one of ${Object.keys(wa).join(", ")}`);
+  process.exit(2);
+}
+
+let sink;
+const timeCalls = (fn, n) => {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) sink = fn();
+  return Number(process.hrtime.bigint() - start) / n / 1e3;
+};
+const warm = (fn) => {
+  const start = performance.now();
+  while (performance.now() - start < warmMs) sink = fn();
+};
+const median = (xs) => [...xs].sort((p, q) => p - q)[xs.length >> 1];
+const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
+
+console.log(`A ${dirA}\nB ${dirB}\n${rounds} rounds\n`);
+console.log("| workload | A | B | B / A |\n|---|---:|---:|---:|");
+for (const name of Object.keys(wa)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  const [a, b] = [wa[name], wb[name]];
+  for (const fn of [a, b, a, b]) warm(fn);
+  let n = 1;
+  while (timeCalls(a, n) * n < 4000) n *= 2;
+  const ta = [];
+  const tb = [];
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    const [x, y] = r % 2 === 0 ? [timeCalls(a, n), timeCalls(b, n)] : [timeCalls(b, n), timeCalls(a, n)].reverse();
+    ta.push(x);
+    tb.push(y);
+    ratios.push(y / x);
+  }
+  console.log(`| ${name} | ${fmt(median(ta))} | ${fmt(median(tb))} | ${median(ratios).toFixed(3)} |`);
+}
+if (sink === Symbol.for("never")) console.log(sink);

@@ -2,7 +2,12 @@
 // pass (../shared/reference/calls/), side by side with the reference when a local build of it is
 // given:
 //
-//   LIME_REFERENCE_DIR=/path/to/lime node bench/surface.mjs [--quick] [--out bench/SURFACE.md] [module ...]
+//   LIME_REFERENCE_DIR=/path/to/lime node bench/surface.mjs [--quick] [--runs k] [--out bench/SURFACE.md] [module ...]
+//
+// `--runs k`: the whole measurement in k processes one after the other, each function's ratio
+// the median of the k (with their range). On a shared machine one process's ratios near 2x swing
+// by up to 2x between runs (the state of the heap and of V8's tiers differs per process); a
+// verdict needs several.
 //
 // LIME_REFERENCE_DIR names a local build of the reference packages agent-ui-contracts and
 // agent-runtime-projection (their dist/ folders; bench/README.md, "Reference builds"); nothing of
@@ -16,6 +21,7 @@
 // weighs each call's ratio by the reference's time for it. Functions without recorded calls are
 // timed on the conformance fixtures' events. Prints a table per function: ours, the
 // reference's, and the ratio (ours / reference; > 1 is slower), then the functions over 2x.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -26,7 +32,12 @@ const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const outIndex = args.indexOf("--out");
 const outFile = outIndex >= 0 ? args[outIndex + 1] : undefined;
-const onlyModules = args.filter((a, i) => !a.startsWith("--") && (outIndex < 0 || i !== outIndex + 1));
+const runsIndex = args.indexOf("--runs");
+const runs = runsIndex >= 0 ? Number(args[runsIndex + 1]) : 1;
+// A run of `--runs` prints its rows as JSON for the process that started it.
+const asJson = args.includes("--json");
+const optionValues = new Set([outIndex, runsIndex].filter((i) => i >= 0).map((i) => i + 1));
+const onlyModules = args.filter((a, i) => !a.startsWith("--") && !optionValues.has(i));
 const referenceDir = join(root, "..", "shared", "reference");
 
 const ours = await import(pathToFileURL(join(root, "pkg", "index.node.js")).href);
@@ -196,6 +207,37 @@ function modulesToRun() {
 }
 
 const budget = quick ? 40 : 150;
+const rows = runs > 1 ? severalRuns() : oneRun();
+
+/** The rows of `runs` runs, each in a process of its own: per function the median ratio. */
+function severalRuns() {
+  const childArgs = args.filter((a, i) => i !== runsIndex && i !== runsIndex + 1 && i !== outIndex && i !== outIndex + 1);
+  const all = [];
+  for (let r = 0; r < runs; r++) {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...childArgs, "--json"], {
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    if (child.status !== 0) throw new Error(`surface: run ${r + 1} of ${runs} failed (${child.status})`);
+    all.push(JSON.parse(child.stdout));
+  }
+  const middle = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return all[0].map((row, i) => {
+    const same = all.map((rs) => rs[i]);
+    const ratios = same.map((x) => x.ratio).filter((x) => x !== undefined);
+    if (ratios.length === 0) return row;
+    return {
+      ...row,
+      oursNs: middle(same.map((x) => x.oursNs)),
+      refNs: middle(same.map((x) => x.refNs)),
+      ratio: middle(ratios),
+      range: [Math.min(...ratios), Math.max(...ratios)],
+    };
+  });
+}
+
+function oneRun() {
 const rows = [];
 for (const module of modulesToRun()) {
   const info = surface.modules[module];
@@ -235,17 +277,24 @@ for (const module of modulesToRun()) {
     rows.push({ module, name, source, oursNs, refNs, ratio, calls: recorded.length });
   }
 }
+return rows;
+}
+
+if (asJson) {
+  process.stdout.write(JSON.stringify(rows));
+  process.exit(0);
+}
 
 const fmt = (ns) => (ns === undefined ? "" : ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
 const lines = [];
 lines.push(`# Part-1 functions against the reference`);
 lines.push("");
-lines.push(`Node ${process.version}; ${reference ? "reference: LIME_REFERENCE_DIR build" : "no reference given (ours only)"}; ${quick ? "quick" : "full"} run. Time per function = the sum over its recorded calls of each call's median time (factories replay their recorded steps); "fixtures" = no recorded call, timed on the 13 conformance fixtures' events. Ratio = ours / reference (> 1: slower), the median of alternating rounds per call, weighted by the reference's time per call.`);
+lines.push(`Node ${process.version}; ${reference ? "reference: LIME_REFERENCE_DIR build" : "no reference given (ours only)"}; ${quick ? "quick" : "full"} ${runs > 1 ? `runs: ${runs} processes, the median of their times and ratios (range in brackets)` : "run"}. Time per function = the sum over its recorded calls of each call's median time (factories replay their recorded steps); "fixtures" = no recorded call, timed on the 13 conformance fixtures' events. Ratio = ours / reference (> 1: slower), the median of alternating rounds per call, weighted by the reference's time per call.`);
 lines.push("");
 lines.push("| module | function | cases | ours | reference | ratio |");
 lines.push("|---|---|---|---:|---:|---:|");
 for (const r of rows) {
-  const ratio = r.ratio === undefined ? "" : r.ratio.toFixed(2);
+  const ratio = r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}${r.range ? ` (${r.range[0].toFixed(2)}-${r.range[1].toFixed(2)})` : ""}`;
   lines.push(`| ${r.module} | ${r.name} | ${r.source === "recorded" ? r.calls : r.source} | ${fmt(r.oursNs)} | ${fmt(r.refNs)} | ${ratio} |`);
 }
 if (reference) {

@@ -114,7 +114,16 @@ for (const name of Object.keys(wa)) {
   const tb = [];
   const ratios = [];
   for (let r = 0; r < rounds; r++) {
-    const [x, y] = r % 2 === 0 ? [timeCalls(a, n), timeCalls(b, n)] : [timeCalls(b, n), timeCalls(a, n)].reverse();
+    // A and B take turns going first.
+    let x;
+    let y;
+    if (r % 2 === 0) {
+      x = timeCalls(a, n);
+      y = timeCalls(b, n);
+    } else {
+      y = timeCalls(b, n);
+      x = timeCalls(a, n);
+    }
     ta.push(x);
     tb.push(y);
     ratios.push(y / x);

@@ -211,7 +211,9 @@ const rows = runs > 1 ? severalRuns() : oneRun();
 
 /** The rows of `runs` runs, each in a process of its own: per function the median ratio. */
 function severalRuns() {
-  const childArgs = args.filter((a, i) => i !== runsIndex && i !== runsIndex + 1 && i !== outIndex && i !== outIndex + 1);
+  // Every argument but `--runs k` and `--out file` (the table is written here).
+  const dropped = new Set([runsIndex, outIndex].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
+  const childArgs = args.filter((a, i) => !dropped.has(i));
   const all = [];
   for (let r = 0; r < runs; r++) {
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...childArgs, "--json"], {

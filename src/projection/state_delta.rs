@@ -1119,20 +1119,19 @@ impl WholeStatePass {
                 }
             }
         }
-        let mut partial = String::new();
+        let mut partial = String::from("{");
         for (key, list) in [("readModel", read_model), ("subagents", subagents)] {
             match list {
                 Some(keys) => {
-                    partial.push(if partial.is_empty() { '{' } else { ',' });
+                    if partial.len() > 1 {
+                        partial.push(',');
+                    }
                     write_json_str(key, &mut partial);
                     partial.push(':');
                     write_json_str_list(&keys, &mut partial);
                 }
                 None => whole.push(key),
             }
-        }
-        if partial.is_empty() {
-            partial.push('{');
         }
         partial.push('}');
         let mut out = String::from("{\"keys\":");

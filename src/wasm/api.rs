@@ -20,9 +20,14 @@ pub fn set_input(text: &str) -> usize {
     text.len()
 }
 
+/// The input's JSON value, or the error the bindings report for text that is not JSON (as text,
+/// for a batch, which turns it into a JS error after its arena stopped).
+pub(crate) fn parse_text(text: &str) -> Result<Value, String> {
+    crate::contract::json::parse_value(text).map_err(|e| format!("Invalid JSON input: {e}"))
+}
+
 pub(crate) fn parse(text: &str) -> Result<Value, JsError> {
-    crate::contract::json::parse_value(text)
-        .map_err(|e| JsError::new(&format!("Invalid JSON input: {e}")))
+    parse_text(text).map_err(|e| JsError::new(&e))
 }
 
 fn parse_input(len: usize) -> Result<Value, JsError> {
@@ -416,8 +421,7 @@ pub fn project_read_model(
 #[wasm_bindgen]
 pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
     batch(len, len, |text, out, arena| {
-        let input = crate::contract::json::parse_value(text)
-            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let input = parse_text(text)?;
         let events = input
             .get("executionEvents")
             .and_then(Value::as_array)
@@ -450,8 +454,7 @@ pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn replay_fixture(len: usize) -> Result<String, JsError> {
     batch(len, len, |text, out, arena| {
-        let fixture = crate::contract::json::parse_value(text)
-            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let fixture = parse_text(text)?;
         let result = replay::write_replay_wire(&fixture, out).map_err(|e| e.message);
         dispose(arena, fixture);
         result

@@ -10,6 +10,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::{dispose, BatchArena};
+use super::api::parse_text;
 use super::input::with_input;
 use crate::app_server::{self, FactsError};
 
@@ -51,10 +52,7 @@ fn facts_wire(
     let parsed = if len == 0 {
         None
     } else {
-        Some(
-            crate::contract::json::parse_value(text)
-                .map_err(|e| format!("Invalid JSON input: {e}"))?,
-        )
+        Some(parse_text(text)?)
     };
     let result = write(parsed.as_ref(), call, out, arena).map_err(|e| e.0);
     dispose(arena, parsed);

@@ -13,7 +13,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
-use super::api::{batch, parse, source_count};
+use super::api::{batch, parse, parse_text, source_count};
 use super::input::with_input;
 use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
@@ -340,8 +340,7 @@ impl WasmStateDeltaPass {
         };
         // In the batch arena: the state and what the pass makes of it are forgotten at the end.
         batch(len, 256, |text, s, arena| {
-            let parsed = crate::contract::json::parse_value(text)
-                .map_err(|e| format!("Invalid JSON input: {e}"))?;
+            let parsed = parse_text(text)?;
             let state = Val::from_wire_json(&parsed);
             dispose(arena, parsed);
             let done = match pass.run(&state) {
@@ -383,8 +382,7 @@ impl WasmStateDeltaPass {
 #[wasm_bindgen]
 pub fn coding_view_json(len: usize) -> Result<String, JsError> {
     batch(len, 1024, |text, out, arena| {
-        let input = crate::contract::json::parse_value(text)
-            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let input = parse_text(text)?;
         let (Some(state), Some(Value::Array(sources)), Some(rm), Some(refs)) =
             (input.get(0), input.get(1), input.get(2), input.get(3))
         else {
@@ -418,8 +416,7 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn coding_view_from_events_json(len: usize) -> Result<String, JsError> {
     batch(len, 1024, |text, out, arena| {
-        let input = crate::contract::json::parse_value(text)
-            .map_err(|e| format!("Invalid JSON input: {e}"))?;
+        let input = parse_text(text)?;
         let view = coding::project_coding_workbench_view_from_events(&input)?;
         view.write_json(out);
         dispose(arena, (view, input));

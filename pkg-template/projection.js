@@ -28,6 +28,7 @@ import {
 } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
+import { readModelOf } from "./read-model.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
 
 function currentGeneration() {
@@ -117,11 +118,9 @@ export function projectAgentRuntimeReadModel(input, options) {
   const redact = redactOption(input, options, what);
   const strict = strictOption(input, options);
   const given = projectionInput(input, what, true);
-  const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  return parseWire(
-    callWithText(what, text, (len) => wasm.project_read_model(len, given.sourceCount, strict)),
-    events,
-  );
+  // With `redactSecrets`, the model is that of the redacted copies.
+  const events = redact ? eventsText(given.events, true, `${what}: executionEvents`).events : given.events;
+  return readModelOf(events, input?.sourceCount ?? 0, strict, what);
 }
 
 export function buildAgentUiSubagentsModel(events = []) {

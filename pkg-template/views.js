@@ -22,15 +22,24 @@ import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
 import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
 import {
-  RECOVERY_RULES,
+  ReadModelLists,
+  SURFACE_OF_RULE,
+  eventError,
+  isAgentInputSourceRecoveryEvent,
+  numbering,
+  pairCodes,
+  pushFacts,
+  surfaceRuleOf,
+  takesFacts,
+} from "./read-model.js";
+import {
   actionKindOf,
-  actionRuleFor,
   projectActions,
   projectAgentRuntimeAction,
   targetModuleOf,
 } from "./actions.js";
 
-export { projectAgentRuntimeAction };
+export { isAgentInputSourceRecoveryEvent, projectAgentRuntimeAction };
 
 /**
  * A wasm-bindgen object made by `make` on the installed instance: `{inner, check}`, where
@@ -60,29 +69,11 @@ const DISPLAY_KEYS = RM.classDisplayKeys.map(([, key]) => key);
 const ACTION_REQUIRED_CLASS = RM.actionRequiredClass;
 const ACTION_RESOLVED_KEY = RM.actionResolvedKey;
 const ACTION_TERMINAL_CLASSES = RM.actionTerminalClasses;
-const ACTION_CLASSES = [ACTION_REQUIRED_CLASS, ...ACTION_TERMINAL_CLASSES];
 
 function indexIn(list, value) {
   for (let i = 0; i < list.length; i++) if (list[i] === value) return i;
   return -1;
 }
-
-// Surface rules: the first matching rule decides, so each condition maps to the position of the
-// first rule holding it and the lowest position found wins.
-function firstRuleOf(field) {
-  const positions = new Map();
-  RM.surfaceRules.forEach((rule, i) => {
-    for (const value of rule[field]) if (!positions.has(value)) positions.set(value, i);
-  });
-  return positions;
-}
-const SURFACE_BY_CLASS = firstRuleOf("classes");
-const SURFACE_BY_KIND = firstRuleOf("kinds");
-const SURFACE_BY_PHASE = firstRuleOf("phases");
-const SURFACE_PREFIXES = RM.surfaceRules.flatMap((rule, i) => rule.classPrefixes.map((p) => [p, i]));
-const SURFACES = RM.surfaceRules.map((rule) => rule.surface);
-const NO_SURFACE = SURFACES.length;
-const DEFAULT_SURFACE = RM.defaultSurface;
 
 const RESOLVED_FROM_KEY = RM.resolvedFromKey;
 const RUNTIME_STATUSES = RULES.runtimeStatuses;
@@ -142,28 +133,7 @@ export function agentEventTargetModule(event) {
 }
 
 export function agentEventSurface(event) {
-  const eventClass = event.eventClass;
-  let best = NO_SURFACE;
-  let at = SURFACE_BY_CLASS.get(eventClass);
-  if (at !== undefined && at < best) best = at;
-  at = SURFACE_BY_KIND.get(event.kind);
-  if (at !== undefined && at < best) best = at;
-  if (typeof eventClass === "string") {
-    for (let i = 0; i < SURFACE_PREFIXES.length; i++) {
-      const [prefix, position] = SURFACE_PREFIXES[i];
-      if (position < best && eventClass.startsWith(prefix)) best = position;
-    }
-  }
-  at = SURFACE_BY_PHASE.get(event.phase);
-  if (at !== undefined && at < best) best = at;
-  return best < NO_SURFACE ? SURFACES[best] : DEFAULT_SURFACE;
-}
-
-export function isAgentInputSourceRecoveryEvent(event) {
-  return (
-    indexIn(ACTION_CLASSES, event.eventClass) >= 0 &&
-    actionRuleFor(actionKindOf(event), targetModuleOf(event), RECOVERY_RULES) !== undefined
-  );
+  return SURFACE_OF_RULE[surfaceRuleOf(event)];
 }
 
 export function projectAgentRuntimeEvent(
@@ -232,18 +202,27 @@ function eventText(event, what) {
 
 export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
   const what = "createAgentRuntimeReadModelAccumulator";
-  const count = jsonText(sourceCount, `${what}: sourceCount`);
-  const { inner, check } = owned(what, () => new wasm.WasmReadModelAccumulator(count));
-  // Event `i` of the patches is `events[i]`: every event applied since the last reset.
-  let events = [];
-  let model = applyPatch(undefined, JSON.parse(call(what, () => inner.take_patch())), events);
+  const { inner, check } = owned(what, () => new wasm.WasmReadModel());
+  let count = sourceCount;
+  let number = numbering();
+  let lists = new ReadModelLists();
+  let model = lists.model(count);
+  const facts = [];
   return {
     apply(event) {
       check();
-      const text = eventText(event, `${what}.apply`);
-      const patch = call(`${what}.apply`, () => inner.apply(putText(text)));
-      events.push(event);
-      model = applyPatch(model, JSON.parse(patch), events);
+      const where = `${what}.apply`;
+      requireEvent(event, where);
+      if (!takesFacts(event)) {
+        const error = eventError(event, false, `${where}: event`);
+        if (error !== undefined) throw new TypeError(`${where}: ${error}`);
+      }
+      facts.length = 0;
+      pushFacts(facts, event, number, where);
+      const out = call(where, () => inner.apply(facts));
+      lists.events.push(event);
+      lists.take(out, number);
+      model = lists.model(count);
       return model;
     },
     getReadModel() {
@@ -252,17 +231,29 @@ export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
     },
     getEventsBySurface(surface) {
       check();
-      if (typeof surface !== "string") return [];
-      return parseWire(call(`${what}.getEventsBySurface`, () => inner.surface_events(surface)), events);
+      // Each projection holds its surface (a string of the rule tables).
+      const list = [];
+      for (const projection of lists.projections) if (projection.surface === surface) list.push(copyProjection(projection));
+      return list;
     },
     reset(nextSourceCount = 0) {
       check();
-      const count = jsonText(nextSourceCount, `${what}.reset: sourceCount`);
-      const patch = call(`${what}.reset`, () => inner.reset(count));
-      events = [];
-      model = applyPatch(undefined, JSON.parse(patch), events);
+      call(`${what}.reset`, () => inner.reset());
+      count = nextSourceCount;
+      number = numbering();
+      lists = new ReadModelLists();
+      model = lists.model(count);
       return model;
     },
+  };
+}
+
+/** A copy of a projection, its action and actions copied too (what the reference hands out). */
+function copyProjection(projection) {
+  return {
+    ...projection,
+    action: projection.action ? { ...projection.action } : undefined,
+    actions: projection.actions?.map((action) => ({ ...action })),
   };
 }
 
@@ -292,45 +283,9 @@ function text(value) {
 
 /**
  * The runtime status accumulator's class code of an event's `eventClass` and `status` (each ""
- * when not a string), from the module once per pair (`runtime_status_class`, a pure function of
- * the two): eventClass -> status -> code. A stream of ever new pairs starts the table afresh;
- * pairs with a long string are not kept (the table never holds much text).
+ * when not a string): `runtime_status_class`, asked once per pair.
  */
-const statusClasses = new Map();
-const STATUS_CLASS_PAIRS = 1024;
-const STATUS_CLASS_KEY_UNITS = 64;
-let statusClassPairs = 0;
-
-function statusClassOf(eventClass, status, what) {
-  let byStatus = statusClasses.get(eventClass);
-  let code = byStatus === undefined ? undefined : byStatus.get(status);
-  if (code === undefined) {
-    code = call(what, () => wasm.runtime_status_class(eventClass, status));
-    if (eventClass.length > STATUS_CLASS_KEY_UNITS || status.length > STATUS_CLASS_KEY_UNITS) return code;
-    if (++statusClassPairs > STATUS_CLASS_PAIRS) {
-      statusClasses.clear();
-      statusClassPairs = 1;
-      byStatus = undefined;
-    }
-    if (byStatus === undefined) statusClasses.set(eventClass, (byStatus = new Map()));
-    byStatus.set(status, code);
-  }
-  return code;
-}
-
-/**
- * Numbers for values, 1, 2, ...: equal values get equal numbers (a `Map`'s equality, which is
- * that of the reference's sets). The runtime status functions hand ids to the module this way.
- */
-function numbering() {
-  let numbers;
-  return (value) => {
-    numbers ??= new Map();
-    let n = numbers.get(value);
-    if (n === undefined) numbers.set(value, (n = numbers.size + 1));
-    return n;
-  };
-}
+const statusClassOf = pairCodes(wasm.runtime_status_class);
 
 export function createRuntimeStatusAccumulator() {
   const what = "createRuntimeStatusAccumulator";

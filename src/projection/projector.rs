@@ -14,7 +14,7 @@ use super::graph::{GraphAcc, GraphChange};
 use super::messages::{MessageChange, MessagesAcc};
 use super::normalization::ev_val;
 use super::patch::{change_ops, list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
-use super::read_model::{ReadModelAcc, READ_MODEL_KEYS};
+use super::read_model::{ReadFacts, ReadModelAcc, READ_MODEL_KEYS};
 use super::refs::{RefViews, REF_VIEWS};
 use super::runtime::RuntimeAcc;
 use super::state::{hydration, static_key, STATE_KEYS};
@@ -488,7 +488,7 @@ impl<'a> ProjectorCore<'a> {
             self.diags.push(d);
         }
         self.runtime.apply(ev, ext);
-        self.rm.apply(ev, p.surface, ext, &events.as_slice());
+        self.rm.apply(ReadFacts::of(ev, p.surface), ext);
         self.tools.commit(p.tool);
         self.subagents.apply(ev);
         match p.delta {

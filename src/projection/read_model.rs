@@ -6,9 +6,8 @@ use crate::contract::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::events::{EventsByPos, Stored};
 use super::normalization::{ev_val, record};
-use super::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
+use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use super::templates;
 use crate::contract::event::{Ev, Odd};
 use crate::contract::js::js_string_to_number;
@@ -98,21 +97,136 @@ pub fn open_action_vals(ev: Ev<'_>) -> (Val, Val) {
     (base, Val::arr(list))
 }
 
+/// What the read model takes of an event's `eventClass` and `status` (a pure function of the
+/// two; the JS wrapper asks for it once per pair, [`ClassFacts::code`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassFacts {
+    /// `agentEventDisplayStatusKey(ev)` (unresolved).
+    pub display: &'static str,
+    /// An action request (`action.required`).
+    pub required: bool,
+    /// An action resolution (`isActionTerminalEventClass`).
+    pub terminal: bool,
+    /// Shown in `visibleEvents` for its status or class alone.
+    pub shown: bool,
+    /// Shown when its `payload.skillCount` is positive.
+    pub counted: bool,
+}
+
+impl ClassFacts {
+    pub fn of(cls: &str, status: Option<&str>) -> ClassFacts {
+        ClassFacts {
+            display: view_rules::display_status_key(cls, status),
+            required: cls == ACTION_REQUIRED_CLASS,
+            terminal: is_action_terminal(cls),
+            shown: matches!(status, Some("blocked" | "failed" | "canceled"))
+                || is_action_terminal(cls)
+                || cls == "model.completed"
+                || cls == "model.failed",
+            counted: cls == "tool.catalog.resolved",
+        }
+    }
+
+    /// As a number: the display key's code, then one bit per flag.
+    pub fn code(self) -> u16 {
+        u16::from(templates::code_of(&templates::DISPLAY_KEYS, self.display))
+            | u16::from(self.required) << 8
+            | u16::from(self.terminal) << 9
+            | u16::from(self.shown) << 10
+            | u16::from(self.counted) << 11
+    }
+
+    pub fn from_code(code: u16) -> ClassFacts {
+        let display = templates::DISPLAY_KEYS
+            .get(usize::from(code & 0xff))
+            .copied()
+            .unwrap_or(ACTION_RESOLVED_KEY);
+        ClassFacts {
+            display,
+            required: code & 1 << 8 != 0,
+            terminal: code & 1 << 9 != 0,
+            shown: code & 1 << 10 != 0,
+            counted: code & 1 << 11 != 0,
+        }
+    }
+}
+
+/// Everything the read-model accumulator reads of an event (spec §3.1.1): taken from a parsed
+/// event by [`ReadFacts::of`], or from the caller's own object by the JS wrapper (ids and refs
+/// as the numbers it gives their values).
+pub struct ReadFacts {
+    pub class: ClassFacts,
+    pub surface: &'static str,
+    /// `Number(payload?.skillCount ?? 0) > 0` (read only for a counted class).
+    pub count_positive: bool,
+    /// `isAgentInputSourceRecoveryEvent(ev)`.
+    pub recovery: bool,
+    /// The key of its `id` (an object id's is made unique by the accumulator).
+    pub id: JsKey,
+    /// The key of a truthy `actionId` (an action request or resolution's only).
+    pub action: Option<JsKey>,
+    /// A resolution's non-empty string `payload.resolvedFromEventId`.
+    pub resolved_from: Option<JsKey>,
+    pub artifact_refs: Vec<Val>,
+    pub evidence_refs: Vec<Val>,
+    /// A truthy `taskId`.
+    pub task: Option<Val>,
+}
+
+impl ReadFacts {
+    /// The facts of a parsed event whose surface is `surface` ([`ReadModelAcc::check`]).
+    pub fn of(ev: Ev<'_>, surface: &'static str) -> ReadFacts {
+        let class = ClassFacts::of(ev.cls(), ev.status());
+        let action = if (class.required || class.terminal) && ev.js("actionId").truthy() {
+            lookup_key(&ev_val(ev, "actionId"))
+        } else {
+            None
+        };
+        let resolved_from = if class.terminal {
+            ev.payload_get(RESOLVED_FROM_KEY)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(|r| Val::str(r).key())
+        } else {
+            None
+        };
+        let refs = |k| {
+            ev.for_each(k)
+                .unwrap_or_default()
+                .iter()
+                .map(Val::from_json)
+                .collect()
+        };
+        ReadFacts {
+            class,
+            surface,
+            count_positive: class.counted && skill_count(ev) > 0.0,
+            recovery: is_input_source_recovery(ev),
+            id: ev_val(ev, "id").key(),
+            action,
+            resolved_from,
+            artifact_refs: refs("artifactRefs"),
+            evidence_refs: refs("evidenceRefs"),
+            task: ev.js("taskId").truthy().then(|| ev_val(ev, "taskId")),
+        }
+    }
+}
+
 /// `projectAgentRuntimeEvent(ev, ctx)` (§3.1.2): the 13-key projection, made by the JS side
 /// from the event (`templates::EVENT_PROJECTION`, or `templates::OPEN_ACTION_PROJECTION` for an
-/// open action request). Returns it and whether it carries an action (`p.action` truthy).
-pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool, surf: &'static str) -> (Val, bool) {
-    let required = ev.cls() == ACTION_REQUIRED_CLASS;
-    let open = required && !resolved;
+/// open action request) of the class `class` on `surface`. Returns it and whether it carries an
+/// action (`p.action` truthy).
+pub fn project_event(class: ClassFacts, ext: u32, resolved: bool, surface: &str) -> (Val, bool) {
+    let open = class.required && !resolved;
     let display = if resolved {
         ACTION_RESOLVED_KEY
     } else {
-        display_status_key(ev)
+        class.display
     };
     let codes = [
-        templates::code_of(&templates::SURFACES, surf),
+        templates::code_of(&templates::SURFACES, surface),
         templates::code_of(&templates::DISPLAY_KEYS, display),
-        u8::from(required && resolved),
+        u8::from(class.required && resolved),
     ];
     let template = if open {
         templates::OPEN_ACTION_PROJECTION
@@ -122,42 +236,35 @@ pub fn project_event(ev: Ev<'_>, ext: u32, resolved: bool, surf: &'static str) -
     (templates::made(template, ext, codes), open)
 }
 
-/// `visible(p)` (§3.1.3).
-fn is_visible(ev: Ev<'_>, open: bool, resolved: bool, surf: &str) -> bool {
-    let cls = ev.cls();
-    if open || resolved {
-        return true;
-    }
-    if matches!(ev.status(), Some("blocked" | "failed" | "canceled")) {
-        return true;
-    }
-    if surf == "artifact" || surf == "evidence" {
-        return true;
-    }
-    if is_action_terminal(cls) || cls == "model.completed" || cls == "model.failed" {
-        return true;
-    }
-    if cls == "tool.catalog.resolved" {
-        let n = match ev.payload().and_then(|p| p.get("skillCount")) {
-            None | Some(Value::Null) => 0.0,
-            Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
-            Some(Value::Bool(b)) => f64::from(u8::from(*b)),
-            Some(Value::String(s)) => js_string_to_number(s),
-            Some(Value::Array(a)) => match a.len() {
-                0 => 0.0,
-                1 => match &a[0] {
-                    Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-                    Value::String(s) => js_string_to_number(s),
-                    Value::Null => 0.0,
-                    _ => f64::NAN,
-                },
+/// `visible(p)` (§3.1.3) of a projection of `f`'s event: `open` for an open action request,
+/// `resolved` for a resolved one.
+fn is_visible(f: &ReadFacts, open: bool, resolved: bool) -> bool {
+    open || resolved
+        || f.class.shown
+        || f.surface == "artifact"
+        || f.surface == "evidence"
+        || f.count_positive
+}
+
+/// `Number(payload?.skillCount ?? 0)`.
+fn skill_count(ev: Ev<'_>) -> f64 {
+    match ev.payload().and_then(|p| p.get("skillCount")) {
+        None | Some(Value::Null) => 0.0,
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+        Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+        Some(Value::String(s)) => js_string_to_number(s),
+        Some(Value::Array(a)) => match a.len() {
+            0 => 0.0,
+            1 => match &a[0] {
+                Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+                Value::String(s) => js_string_to_number(s),
+                Value::Null => 0.0,
                 _ => f64::NAN,
             },
-            Some(Value::Object(_)) => f64::NAN,
-        };
-        return n > 0.0;
+            _ => f64::NAN,
+        },
+        Some(Value::Object(_)) => f64::NAN,
     }
-    false
 }
 
 /// Insertion-ordered set of values kept as an output list (JS `Set` semantics: strings and
@@ -199,17 +306,20 @@ pub struct ReadModelAcc {
     ext: Vec<u32>,
     pub tools: Vec<Val>,
     pub actions: Vec<Val>,
-    /// Per projection: the surface, and the key of its id in `pending` (an object id is its
-    /// own key, the same for every projection of that event).
+    /// Per projection: the surface, its event's class facts, and the key of its id in
+    /// `pending` (an object id is its own key, the same for every projection of that event).
     surfaces: Vec<&'static str>,
+    classes: Vec<ClassFacts>,
     id_keys: Vec<JsKey>,
     visible: Vec<usize>,
     pending: Vec<Option<(JsKey, usize)>>,
     pending_pos: HashMap<JsKey, usize>,
-    required_by_event: HashMap<String, usize>,
+    required_by_event: HashMap<JsKey, usize>,
     required_by_action: HashMap<JsKey, Vec<usize>>,
+    /// Per action request (by projection index): the key of its truthy `actionId`.
+    required_action: HashMap<usize, JsKey>,
     resolved_actions: HashSet<JsKey>,
-    resolved_events: HashSet<String>,
+    resolved_events: HashSet<JsKey>,
     /// Fresh keys of object ids.
     next_object_key: usize,
     pub artifact_refs: OrderedSet,
@@ -234,6 +344,7 @@ impl ReadModelAcc {
             tools: Vec::new(),
             actions: Vec::new(),
             surfaces: Vec::new(),
+            classes: Vec::new(),
             id_keys: Vec::new(),
             next_object_key: 0,
             visible: Vec::new(),
@@ -241,6 +352,7 @@ impl ReadModelAcc {
             pending_pos: HashMap::default(),
             required_by_event: HashMap::default(),
             required_by_action: HashMap::default(),
+            required_action: HashMap::default(),
             resolved_actions: HashSet::default(),
             resolved_events: HashSet::default(),
             artifact_refs: OrderedSet::default(),
@@ -256,14 +368,12 @@ impl ReadModelAcc {
         }
     }
 
-    fn is_resolved(&self, ev: Ev<'_>) -> bool {
-        if ev.cls() != ACTION_REQUIRED_CLASS {
-            return false;
-        }
-        let action = ev.js("actionId").truthy()
-            && lookup_key(&ev_val(ev, "actionId"))
-                .is_some_and(|k| self.resolved_actions.contains(&k));
-        action || ev.id().is_some_and(|i| self.resolved_events.contains(i))
+    /// Whether an event of class `class` with the id key `id` and action key `action` is a
+    /// resolved action request.
+    fn is_resolved(&self, class: ClassFacts, id: &JsKey, action: Option<&JsKey>) -> bool {
+        class.required
+            && (action.is_some_and(|a| self.resolved_actions.contains(a))
+                || self.resolved_events.contains(id))
     }
 
     fn pending_set(&mut self, id: JsKey, idx: usize) {
@@ -327,60 +437,52 @@ impl ReadModelAcc {
         surface(ev)
     }
 
-    /// Accumulator `apply(ev)` (§3.1.1) of an event whose surface is `surf` (from
-    /// [`Self::check`]). `events` gives access to earlier events by index (read only when a
-    /// later event resolves an earlier one: one compiled copy serves every kind of list).
-    pub fn apply(&mut self, ev: Ev<'_>, surf: &'static str, ext: u32, events: &dyn EventsByPos) {
-        let cls = ev.cls();
-        if is_action_terminal(cls) {
+    /// Accumulator `apply(ev)` (§3.1.1) of an event's facts; `ext` names the event in the
+    /// projections (`Val::Made`).
+    pub fn apply(&mut self, f: ReadFacts, ext: u32) {
+        if f.class.terminal {
             let mut targets: Vec<usize> = Vec::new();
-            if ev.js("actionId").truthy() {
-                if let Some(a) = lookup_key(&ev_val(ev, "actionId")) {
-                    if let Some(list) = self.required_by_action.get(&a) {
-                        targets.extend(list.iter().copied());
-                    }
-                    self.resolved_actions.insert(a);
+            if let Some(a) = f.action.clone() {
+                if let Some(list) = self.required_by_action.get(&a) {
+                    targets.extend(list.iter().copied());
                 }
+                self.resolved_actions.insert(a);
             }
-            if let Some(r) = ev
-                .payload_get(RESOLVED_FROM_KEY)
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-            {
-                self.resolved_events.insert(r.to_string());
-                if let Some(&i) = self.required_by_event.get(r) {
+            if let Some(r) = f.resolved_from.clone() {
+                if let Some(&i) = self.required_by_event.get(&r) {
                     targets.push(i);
                 }
+                self.resolved_events.insert(r);
             }
             for j in targets {
-                let Some(old) = events.event_at(j) else {
+                let (Some(&class), Some(id)) = (self.classes.get(j), self.id_keys.get(j)) else {
                     continue;
                 };
-                let oev = Ev::of(&old);
-                let resolved = self.is_resolved(oev);
+                let resolved = self.is_resolved(class, id, self.required_action.get(&j));
                 let ext_j = self.ext.get(j).copied().unwrap_or(0);
                 let surf_j = self.surfaces.get(j).copied().unwrap_or("message");
-                let (p, open) = project_event(oev, ext_j, resolved, surf_j);
+                let (p, open) = project_event(class, ext_j, resolved, surf_j);
                 self.store(j, p, open);
                 self.visible_dirty = true;
             }
         }
-        let resolved = self.is_resolved(ev);
-        let (p, open) = project_event(ev, ext, resolved, surf);
-        let idx = self.projections.len();
-        let id = ev_val(ev, "id");
-        let id_key = match id.key() {
+        let shown = is_visible(&f, false, false);
+        let id_key = match f.id {
             JsKey::Ref(_) => {
                 self.next_object_key += 1;
                 JsKey::Ref(usize::MAX - self.next_object_key)
             }
             k => k,
         };
+        let resolved = self.is_resolved(f.class, &id_key, f.action.as_ref());
+        let (p, open) = project_event(f.class, ext, resolved, f.surface);
+        let idx = self.projections.len();
         self.projections.push(p.clone());
         self.ext.push(ext);
-        self.surfaces.push(surf);
+        self.surfaces.push(f.surface);
+        self.classes.push(f.class);
         self.id_keys.push(id_key.clone());
-        let b = match surf {
+        let b = match f.surface {
             "tool" => {
                 self.tools.push(p.clone());
                 Some((true, self.tools.len() - 1))
@@ -392,57 +494,73 @@ impl ReadModelAcc {
             _ => None,
         };
         self.bucket.push(b);
-        if is_visible(ev, open, cls == ACTION_REQUIRED_CLASS && resolved, surf) {
+        if shown || open || resolved {
             self.visible.push(idx);
             self.visible_dirty = true;
         }
         if open {
-            self.pending_set(id_key, idx);
+            self.pending_set(id_key.clone(), idx);
         } else {
             self.pending_delete(&id_key);
         }
-        if cls == ACTION_REQUIRED_CLASS {
-            if let Some(id) = ev.id() {
-                self.required_by_event.insert(id.to_string(), idx);
+        if f.class.required {
+            self.required_by_event.insert(id_key, idx);
+            if let Some(a) = f.action {
+                self.required_by_action
+                    .entry(a.clone())
+                    .or_default()
+                    .push(idx);
+                self.required_action.insert(idx, a);
             }
-            if ev.js("actionId").truthy() {
-                if let Some(a) = lookup_key(&ev_val(ev, "actionId")) {
-                    self.required_by_action.entry(a).or_default().push(idx);
-                }
-            }
         }
-        for r in ev.for_each("artifactRefs").unwrap_or_default() {
-            self.artifact_refs.insert(Val::from_json(r));
+        for r in f.artifact_refs {
+            self.artifact_refs.insert(r);
         }
-        for r in ev.for_each("evidenceRefs").unwrap_or_default() {
-            self.evidence_refs.insert(Val::from_json(r));
+        for r in f.evidence_refs {
+            self.evidence_refs.insert(r);
         }
-        if ev.js("taskId").truthy() {
-            self.task_refs.insert(ev_val(ev, "taskId"));
+        if let Some(t) = f.task {
+            self.task_refs.insert(t);
         }
-        if !self.input_source_recovery && is_input_source_recovery(ev) {
+        if !self.input_source_recovery && f.recovery {
             self.input_source_recovery = true;
             self.scalars_dirty = true;
         }
         let _ = record(None);
     }
 
+    /// The projections `visibleEvents` holds (the last eight visible), by index.
+    pub fn visible_indices(&self) -> &[usize] {
+        &self.visible[self.visible.len().saturating_sub(8)..]
+    }
+
+    /// The projections `pendingActions` holds, by index.
+    pub fn pending_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.pending.iter().flatten().map(|(_, i)| *i)
+    }
+
+    /// Whether `visibleEvents`, `pendingActions` and `inputSourceRecovery` changed since the
+    /// last call (or the last patch).
+    pub fn take_dirty(&mut self) -> [bool; 3] {
+        let dirty = [self.visible_dirty, self.pending_dirty, self.scalars_dirty];
+        self.visible_dirty = false;
+        self.pending_dirty = false;
+        self.scalars_dirty = false;
+        dirty
+    }
+
     pub fn visible_val(&self) -> Val {
-        let start = self.visible.len().saturating_sub(8);
-        Val::arr(
-            self.visible[start..]
-                .iter()
-                .filter_map(|&i| self.projections.get(i).cloned())
-                .collect(),
-        )
+        self.list_of(self.visible_indices().iter().copied())
     }
 
     pub fn pending_val(&self) -> Val {
+        self.list_of(self.pending_indices())
+    }
+
+    fn list_of(&self, indices: impl Iterator<Item = usize>) -> Val {
         Val::arr(
-            self.pending
-                .iter()
-                .flatten()
-                .filter_map(|(_, i)| self.projections.get(*i).cloned())
+            indices
+                .filter_map(|i| self.projections.get(i).cloned())
                 .collect(),
         )
     }
@@ -596,90 +714,9 @@ pub fn project_agent_runtime_read_model(
     for (i, e) in events.iter().enumerate() {
         Ev::with_indexed(e, |ev| {
             let surf = ReadModelAcc::check(ev).map_err(|o| (i, o))?;
-            acc.apply(ev, surf, i as u32, &&events[..i]);
+            acc.apply(ReadFacts::of(ev, surf), i as u32);
             Ok(())
         })?;
     }
     Ok(acc.model())
-}
-
-/// The exported read-model accumulator (`createAgentRuntimeReadModelAccumulator`): every event
-/// is applied, duplicates included (as in the reference), and kept as its JSON text for the
-/// re-projection of action requests their resolution updates. Event `i` (for `Val::Event(i)`)
-/// is the `i`-th event applied since construction or `reset`.
-pub struct ReadModelAccumulator {
-    acc: ReadModelAcc,
-    events: Vec<Stored<'static>>,
-    /// The next patch replaces the whole model.
-    full: bool,
-}
-
-impl ReadModelAccumulator {
-    /// `sourceCount` as given (the reference's default, 0, applies only when it is absent).
-    pub fn new(source_count: Val) -> ReadModelAccumulator {
-        ReadModelAccumulator {
-            acc: ReadModelAcc::new(source_count),
-            events: Vec::new(),
-            full: true,
-        }
-    }
-
-    /// Apply an event, parsed from `text` when there is one. `Err` (nothing changed) where the
-    /// reference throws on it.
-    pub fn apply(&mut self, event: Value, text: Option<&str>) -> Result<(), Odd> {
-        let ext = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        let (acc, events) = (&mut self.acc, &self.events);
-        Ev::with_indexed(&event, |ev| {
-            let surf = ReadModelAcc::check(ev)?;
-            acc.apply(ev, surf, ext, &events.as_slice());
-            Ok::<(), Odd>(())
-        })?;
-        self.events.push(match text {
-            Some(t) => Stored::Text(t.into()),
-            None => Stored::Value(Box::new(std::borrow::Cow::Owned(event))),
-        });
-        Ok(())
-    }
-
-    /// Forget every event; the next patch replaces the whole model.
-    pub fn reset(&mut self, source_count: Val) {
-        *self = ReadModelAccumulator::new(source_count);
-    }
-
-    /// The read model.
-    pub fn model(&self) -> Val {
-        self.acc.model()
-    }
-
-    /// What changed since the previous patch (the whole model after `new`/`reset`), at paths
-    /// relative to the read model.
-    pub fn take_patch(&mut self) -> Patch {
-        if self.full {
-            self.full = false;
-            self.acc.sync();
-            return Patch {
-                full: true,
-                ops: vec![PatchOp::Replace {
-                    path: Vec::new(),
-                    value: self.acc.model(),
-                }],
-            };
-        }
-        let mut ops = Vec::new();
-        self.acc.patch_ops(&[], &|_| false, &mut ops);
-        Patch { full: false, ops }
-    }
-
-    /// `getEventsBySurface(surface)`: the projections on `surface`, in event order.
-    pub fn surface_events(&self, surface: &str) -> Val {
-        Val::arr(
-            self.acc
-                .projections
-                .iter()
-                .zip(&self.acc.surfaces)
-                .filter(|(_, s)| **s == surface)
-                .map(|(p, _)| p.clone())
-                .collect(),
-        )
-    }
 }

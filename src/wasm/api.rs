@@ -81,14 +81,19 @@ pub(crate) fn event_array(v: Value) -> Result<Vec<Value>, String> {
 fn event_list(text: &str, strict: bool) -> Result<Vec<Value>, String> {
     let items = parse_event_list(text)?;
     for (i, e) in items.iter().enumerate() {
-        let checked = if strict {
-            crate::contract::event::check_event(e)
-        } else {
-            crate::contract::event::check_carryable(e)
-        };
-        checked.map_err(|err| format!("events[{i}]: {err}"))?;
+        check(e, strict).map_err(|err| format!("events[{i}]: {err}"))?;
     }
     Ok(items)
+}
+
+/// What the projection refuses of an event: what cannot be carried, and (strict) what
+/// `check_event` refuses.
+pub(crate) fn check(event: &Value, strict: bool) -> Result<(), crate::contract::event::EventError> {
+    if strict {
+        crate::contract::event::check_event(event)
+    } else {
+        crate::contract::event::check_carryable(event)
+    }
 }
 
 /// An event error of a list (`(index, why)`) as text.
@@ -391,26 +396,6 @@ pub fn project(
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);
         state.map(|s| dispose(arena, s))
-    })
-}
-
-/// `projectAgentRuntimeReadModel({executionEvents, sourceCount})` over a JSON array of events.
-#[wasm_bindgen]
-pub fn project_read_model(
-    len: usize,
-    source_count_json: Option<String>,
-    strict: bool,
-) -> Result<String, JsError> {
-    let source_count = source_count(source_count_json)?;
-    batch(len, len, |text, out, arena| {
-        let events = event_list(text, strict)?;
-        let model = crate::projection::project_agent_runtime_read_model(&events, source_count);
-        if let Ok(m) = &model {
-            m.write_json(out);
-        }
-        let model = model.map_err(at);
-        dispose(arena, events);
-        model.map(|m| dispose(arena, m))
     })
 }
 

@@ -6,21 +6,23 @@
 //!
 //! Inputs are read from the input buffer (see [`super::input`]); values that may hold
 //! `undefined` or stand for objects the caller keeps (a projection state) arrive wire-encoded
-//! (`Val::from_wire_json`). Accumulators answer with patches (docs/design.md, "Patch protocol")
-//! at paths relative to their model.
+//! (`Val::from_wire_json`). The subagents accumulator answers with patches (docs/design.md,
+//! "Patch protocol") at paths relative to its model; the read-model and runtime-status
+//! accumulators take and give numbers.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
-use super::api::{batch, parse, parse_text, source_count};
+use super::api::{batch, check, parse, parse_text};
 use super::input::with_input;
 use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
+use crate::projection::patch::ListChange;
 use crate::projection::patch::{diff_patch, Patch};
 use crate::projection::projector::{name_with_id, Named};
-use crate::projection::read_model::ReadModelAccumulator;
+use crate::projection::read_model::{ClassFacts, ReadFacts, ReadModelAcc};
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass};
 use crate::projection::state_delta::{PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
@@ -58,47 +60,165 @@ fn with_event<T>(len: usize, f: impl FnOnce(Value, &str) -> T) -> Result<T, JsEr
 
 // ---- read model -------------------------------------------------------------------------------
 
-/// `createAgentRuntimeReadModelAccumulator(sourceCount)`; `Val::Event(i)` in its patches is the
-/// `i`-th event applied since construction or the last `reset`.
+/// The read-model accumulator of `createAgentRuntimeReadModelAccumulator` and
+/// `projectAgentRuntimeReadModel`, fed what it reads of each event as numbers (no JSON): the
+/// JS side reads the caller's events, numbers their ids and refs (equal values, equal numbers)
+/// and builds the projections from the events themselves.
+///
+/// An event's facts, as `apply` takes them (one event after another): its class code
+/// ([`read_model_class`]), its surface (the position of the deciding rule in
+/// `view_rules::SURFACE_RULES`, their number for the default), flags (1: an input-source
+/// recovery, 2: a positive `payload.skillCount`), the numbers of its `id`, of a truthy
+/// `actionId`, of a non-empty string `payload.resolvedFromEventId` and of a truthy `taskId` (0:
+/// none), then its artifact refs and its evidence refs, each list as its length and numbers.
 #[wasm_bindgen]
-pub struct WasmReadModelAccumulator {
-    inner: ReadModelAccumulator,
+pub struct WasmReadModel {
+    acc: ReadModelAcc,
+    /// How many of each ref list the caller has.
+    sent_refs: [usize; 3],
 }
 
 #[wasm_bindgen]
-impl WasmReadModelAccumulator {
-    /// `source_count_json`: JSON text of the source count, `None` when it is absent.
+impl WasmReadModel {
     #[wasm_bindgen(constructor)]
-    pub fn new(source_count_json: Option<String>) -> Result<WasmReadModelAccumulator, JsError> {
-        Ok(WasmReadModelAccumulator {
-            inner: ReadModelAccumulator::new(source_count(source_count_json)?),
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmReadModel {
+        WasmReadModel {
+            acc: ReadModelAcc::new(Val::Undef),
+            sent_refs: [0; 3],
+        }
+    }
+
+    /// Apply the events `facts` describes; returns what changed since the last call: whether it
+    /// is an input-source recovery (0 or 1); the number of projections set, then each as its
+    /// index, template and three codes (`Val::Made`); the visible projections' indices as a
+    /// length and indices (-1: unchanged), the pending ones likewise; the refs each list gained
+    /// (artifact, evidence, task), as a length and numbers.
+    pub fn apply(&mut self, facts: &[i32]) -> Vec<i32> {
+        let number = |n: i32| Val::Num(f64::from(n));
+        let some_key = |n: i32| (n != 0).then(|| number(n).key());
+        let mut it = facts.iter().copied();
+        while let Some(code) = it.next() {
+            let class = ClassFacts::from_code(code as u16);
+            let mut next = || it.next().unwrap_or(0);
+            let rule = next() as u32 as usize;
+            let surface = view_rules::SURFACE_RULES
+                .get(rule)
+                .map_or(view_rules::DEFAULT_SURFACE, |r| r.surface);
+            let flags = next();
+            let id = number(next()).key();
+            let action = some_key(next());
+            let resolved_from = some_key(next());
+            let task = Some(next()).filter(|&n| n != 0).map(number);
+            // A length is never more than what is left (`facts` bounds it up front).
+            let mut refs = || -> Vec<Val> {
+                let n = next() as u32 as usize;
+                (0..n.min(facts.len())).map(|_| number(next())).collect()
+            };
+            let artifact_refs = refs();
+            let evidence_refs = refs();
+            let ext = u32::try_from(self.acc.projections.len()).unwrap_or(u32::MAX);
+            let facts = ReadFacts {
+                class,
+                surface,
+                count_positive: class.counted && flags & 2 != 0,
+                recovery: flags & 1 != 0,
+                id,
+                action: action.filter(|_| class.required || class.terminal),
+                resolved_from: resolved_from.filter(|_| class.terminal),
+                artifact_refs,
+                evidence_refs,
+                task,
+            };
+            self.acc.apply(facts, ext);
+        }
+        self.changes()
+    }
+
+    /// Forget every event.
+    pub fn reset(&mut self) {
+        *self = WasmReadModel::new();
+    }
+}
+
+impl WasmReadModel {
+    fn changes(&mut self) -> Vec<i32> {
+        let acc = &mut self.acc;
+        let int = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        let [visible, pending, _] = acc.take_dirty();
+        let mut out = vec![i32::from(acc.input_source_recovery)];
+        // The events list is only ever appended to or set slot by slot (never sent whole).
+        let set = match acc.t_events.take(acc.projections.len()) {
+            ListChange::Slots { idx, .. } => idx,
+            _ => Vec::new(),
+        };
+        let start = out.len();
+        out.push(0);
+        for i in set {
+            // Every projection is made by a template.
+            if let Some(Val::Made(made)) = acc.projections.get(i) {
+                out.push(int(i));
+                out.push(i32::from(made.template));
+                out.extend(made.codes.map(i32::from));
+            }
+        }
+        let made = int((out.len() - start - 1) / 5);
+        if let Some(slot) = out.get_mut(start) {
+            *slot = made;
+        }
+        let mut list = |changed: bool, indices: &mut dyn Iterator<Item = usize>| {
+            if changed {
+                let start = out.len();
+                out.push(0);
+                out.extend(indices.map(int));
+                let n = int(out.len() - start - 1);
+                if let Some(slot) = out.get_mut(start) {
+                    *slot = n;
+                }
+            } else {
+                out.push(-1);
+            }
+        };
+        list(visible, &mut acc.visible_indices().iter().copied());
+        list(pending, &mut acc.pending_indices());
+        for (set, sent) in [&acc.artifact_refs, &acc.evidence_refs, &acc.task_refs]
+            .into_iter()
+            .zip(&mut self.sent_refs)
+        {
+            let new = set.items.get(*sent..).unwrap_or_default();
+            out.push(int(new.len()));
+            out.extend(new.iter().map(|v| match v {
+                Val::Num(n) => *n as i32,
+                _ => 0,
+            }));
+            *sent = set.items.len();
+        }
+        out
+    }
+}
+
+/// The read model's class code of an event's `eventClass` and `status` (each "" when not a
+/// string): a pure function of the two, which the JS side keeps per pair.
+#[wasm_bindgen]
+pub fn read_model_class(event_class: &str, status: &str) -> u16 {
+    ClassFacts::of(event_class, Some(status)).code()
+}
+
+/// Why the read model refuses the event in the input buffer (JSON), if it does: what cannot be
+/// carried (with `strict`: what is outside the strict boundary), then where the reference throws
+/// on it. For the events the JS side does not take as facts as they are (an `eventClass` or a
+/// ref list of an odd type, a value that is no object) and, with `strict`, for every event.
+#[wasm_bindgen]
+pub fn read_model_event_error(len: usize, strict: bool) -> Result<Option<String>, JsError> {
+    with_input(len, |text| {
+        let event = parse(text)?;
+        Ok(match check(&event, strict) {
+            Err(e) => Some(e.message),
+            Ok(()) => Ev::with_indexed(&event, |ev| {
+                ReadModelAcc::check(ev).err().map(|o| o.to_string())
+            }),
         })
-    }
-
-    /// Apply one event (JSON in the input buffer); returns the patch. A malformed event throws
-    /// and changes nothing.
-    pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
-        let inner = &mut self.inner;
-        with_event(len, |event, text| inner.apply(event, Some(text)))?
-            .map_err(|odd| JsError::new(&odd.to_string()))?;
-        Ok(patch_text(&self.inner.take_patch()))
-    }
-
-    /// Forget every event; returns the patch (the whole model).
-    pub fn reset(&mut self, source_count_json: Option<String>) -> Result<String, JsError> {
-        self.inner.reset(source_count(source_count_json)?);
-        Ok(patch_text(&self.inner.take_patch()))
-    }
-
-    /// What changed since the previous patch (the whole model first).
-    pub fn take_patch(&mut self) -> String {
-        patch_text(&self.inner.take_patch())
-    }
-
-    /// The projections on `surface`, wire-encoded.
-    pub fn surface_events(&self, surface: &str) -> String {
-        wire(&self.inner.surface_events(surface))
-    }
+    })
 }
 
 // ---- runtime status ---------------------------------------------------------------------------

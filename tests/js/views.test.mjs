@@ -139,6 +139,9 @@ for (const c of cases) {
     }
     assert.deepStrictEqual(acc.getEventsBySurface("no-such-surface"), []);
     assert.deepStrictEqual(acc.reset(3), api.projectAgentRuntimeReadModel({ sourceCount: 3 }));
+    // With `strict`, each event is checked as JSON first; the model is the same.
+    const strict = api.projectAgentRuntimeReadModel({ executionEvents: c.events, sourceCount: c.sourceCount }, { strict: true });
+    assert.deepStrictEqual(strict, c.batch.readModel);
   });
 
   test(`views ${c.name}: subagents accumulator`, () => {
@@ -537,4 +540,34 @@ test("the runtime status functions compare ids as the reference's sets do: as th
     assert.equal(events.map((e) => acc.apply(e).status).join(","), accumulated, JSON.stringify(events));
     assert.equal(events.map((_, i) => api.runtimeStatusForEvents(events.slice(0, i + 1)).status).join(","), scanned, JSON.stringify(events));
   }
+});
+
+test("read model: an event the reference throws on is refused by name, and the accumulator keeps its model", () => {
+  const good = { id: "evt-1", eventClass: "tool.started", kind: "tool", status: "running", taskId: "task-1" };
+  const odd = { id: "evt-2", eventClass: 5, kind: "tool", status: "running" };
+  const oddRefs = { id: "evt-3", eventClass: "artifact.changed", artifactRefs: "artifact-1" };
+  const acc = api.createAgentRuntimeReadModelAccumulator();
+  const before = acc.apply(good);
+  assert.throws(() => acc.apply(odd), (e) => e instanceof TypeError && /apply: .*eventClass/.test(e.message));
+  assert.throws(() => acc.apply(oddRefs), (e) => e instanceof TypeError && /apply: .*artifactRefs/.test(e.message));
+  assert.equal(acc.getReadModel(), before);
+  const after = acc.apply({ ...good, id: "evt-4" });
+  assert.deepStrictEqual(after, api.projectAgentRuntimeReadModel({ executionEvents: [good, { ...good, id: "evt-4" }] }));
+  assert.throws(
+    () => api.projectAgentRuntimeReadModel({ executionEvents: [good, odd] }),
+    (e) => e instanceof TypeError && /events\[1\]: .*eventClass/.test(e.message),
+  );
+  // An odd class the reference does not reach (the kind decides the surface first) projects.
+  const action = { id: "evt-5", eventClass: 5, kind: "action", status: "pending" };
+  assert.equal(acc.apply(action).events.at(-1).surface, "human-action");
+  // Ids and refs are compared as the reference's sets compare them: the same object is one ref.
+  const ref = { name: "artifact" };
+  const model = api.projectAgentRuntimeReadModel({
+    executionEvents: [
+      { id: "a", eventClass: "artifact.changed", artifactRefs: [ref, "x"] },
+      { id: "b", eventClass: "artifact.changed", artifactRefs: [ref, "x", { name: "artifact" }] },
+    ],
+  });
+  assert.equal(model.artifactRefs.length, 3);
+  assert.equal(model.artifactRefs[0], ref);
 });

@@ -190,7 +190,9 @@ export function pushFacts(out, event, number, what) {
 
 /** A read model's lists and flags as the caller holds them, changed by `WasmReadModel` answers. */
 export class ReadModelLists {
-  constructor() {
+  /** `shared`: the lists are handed out (each change makes new ones). */
+  constructor(shared) {
+    this.shared = shared;
     this.events = [];
     this.projections = [];
     this.visibleEvents = [];
@@ -210,27 +212,39 @@ export class ReadModelLists {
     this.inputSourceRecovery = out[at++] !== 0;
     const set = out[at++];
     if (set > 0) {
-      const projections = this.projections.slice();
+      // A batch's list is its own; an accumulator's model keeps the one it was given.
+      const projections = this.shared ? this.projections.slice() : this.projections;
       for (let k = 0; k < set; k++, at += 5) {
         const i = out[at];
         projections[i] = makers[out[at + 1]](this.events[i], out[at + 2], out[at + 3], out[at + 4]);
       }
       this.projections = projections;
     }
-    for (const key of ["visibleEvents", "pendingActions"]) {
-      const n = out[at++];
-      if (n < 0) continue;
-      const list = new Array(n);
-      for (let k = 0; k < n; k++) list[k] = this.projections[out[at++]];
-      this[key] = list;
-    }
-    for (const key of ["artifactRefs", "evidenceRefs", "taskRefs"]) {
-      const n = out[at++];
-      if (n === 0) continue;
-      const list = this[key].slice();
-      for (let k = 0; k < n; k++) list.push(number.values[out[at++]]);
-      this[key] = list;
-    }
+    at = this.indices(out, at, "visibleEvents");
+    at = this.indices(out, at, "pendingActions");
+    at = this.refs(out, at, number, "artifactRefs");
+    at = this.refs(out, at, number, "evidenceRefs");
+    this.refs(out, at, number, "taskRefs");
+  }
+
+  /** A list of projections given by index in `out` at `at` (-1: unchanged); the next position. */
+  indices(out, at, key) {
+    const n = out[at++];
+    if (n < 0) return at;
+    const list = new Array(n);
+    for (let k = 0; k < n; k++) list[k] = this.projections[out[at++]];
+    this[key] = list;
+    return at;
+  }
+
+  /** The values a ref list gained, by number in `out` at `at`; the next position. */
+  refs(out, at, number, key) {
+    const n = out[at++];
+    if (n === 0) return at;
+    const list = this[key].slice();
+    for (let k = 0; k < n; k++) list.push(number.values[out[at++]]);
+    this[key] = list;
+    return at;
   }
 
   /** The read model, with `sourceCount`. */
@@ -275,18 +289,29 @@ export function readModelOf(events, sourceCount, strict, what) {
     batchGeneration = track(batchModel);
   }
   const model = batchModel;
-  let out;
+  const lists = new ReadModelLists(false);
+  lists.events = events;
+  lists.projections = new Array(events.length);
   try {
-    out = call(what, () => model.apply(facts));
+    lists.take(applyFacts(model, facts, what), number);
   } finally {
     // What the batch took goes back now.
     if (batchGeneration === core.generation) model.reset();
   }
-  const lists = new ReadModelLists();
-  lists.events = events;
-  lists.projections = new Array(events.length);
-  lists.take(out, number);
   return lists.model(sourceCount);
+}
+
+/**
+ * `model.apply` of `facts` through the module's word buffer: the answer is a view of module
+ * memory, to be read before the next call into the module.
+ */
+export function applyFacts(model, facts, what) {
+  return call(what, () => {
+    const ptr = wasm.words_buffer(facts.length);
+    new Int32Array(core.exports.memory.buffer, ptr, facts.length).set(facts);
+    const out = model.apply(facts.length);
+    return new Int32Array(core.exports.memory.buffer, out);
+  });
 }
 
 // The accumulator the batches run on (emptied after each), made again on a new instance after a

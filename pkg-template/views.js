@@ -24,6 +24,7 @@ import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
 import {
   ReadModelLists,
   SURFACE_OF_RULE,
+  applyFacts,
   eventError,
   isAgentInputSourceRecoveryEvent,
   numbering,
@@ -205,7 +206,7 @@ export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
   const { inner, check } = owned(what, () => new wasm.WasmReadModel());
   let count = sourceCount;
   let number = numbering();
-  let lists = new ReadModelLists();
+  let lists = new ReadModelLists(true);
   let model = lists.model(count);
   const facts = [];
   return {
@@ -219,7 +220,7 @@ export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
       }
       facts.length = 0;
       pushFacts(facts, event, number, where);
-      const out = call(where, () => inner.apply(facts));
+      const out = applyFacts(inner, facts, where);
       lists.events.push(event);
       lists.take(out, number);
       model = lists.model(count);
@@ -241,7 +242,7 @@ export function createAgentRuntimeReadModelAccumulator(sourceCount = 0) {
       call(`${what}.reset`, () => inner.reset());
       count = nextSourceCount;
       number = numbering();
-      lists = new ReadModelLists();
+      lists = new ReadModelLists(true);
       model = lists.model(count);
       return model;
     },

@@ -296,28 +296,38 @@ fn lookup_key(v: &Val) -> Option<JsKey> {
     }
 }
 
+/// Streams of up to this many events leave their lists' memory to the next (`clear`).
+const REUSED_SLOTS: usize = 256;
+
+/// What the accumulator keeps of a projection's event.
+struct Slot {
+    /// The event's name in the projections (`Val::Made`).
+    ext: u32,
+    surface: &'static str,
+    class: ClassFacts,
+    /// The key of its id in `pending` (an object id is its own key, the same for every
+    /// projection of that event).
+    id: JsKey,
+    /// An action request's truthy `actionId`, by key.
+    action: Option<JsKey>,
+    /// Its index in the `tools` or `actions` bucket.
+    bucket: Option<(bool, usize)>,
+}
+
 /// The read-model accumulator.
 pub struct ReadModelAcc {
     pub source_count: Val,
     /// `events`: one projection per accepted event.
     pub projections: Vec<Val>,
-    /// Per projection: index in the `tools` or `actions` bucket.
-    bucket: Vec<Option<(bool, usize)>>,
-    ext: Vec<u32>,
+    /// Per projection: what a later resolution reads of its event, and its bucket slot.
+    slots: Vec<Slot>,
     pub tools: Vec<Val>,
     pub actions: Vec<Val>,
-    /// Per projection: the surface, its event's class facts, and the key of its id in
-    /// `pending` (an object id is its own key, the same for every projection of that event).
-    surfaces: Vec<&'static str>,
-    classes: Vec<ClassFacts>,
-    id_keys: Vec<JsKey>,
     visible: Vec<usize>,
     pending: Vec<Option<(JsKey, usize)>>,
     pending_pos: HashMap<JsKey, usize>,
     required_by_event: HashMap<JsKey, usize>,
     required_by_action: HashMap<JsKey, Vec<usize>>,
-    /// Per action request (by projection index): the key of its truthy `actionId`.
-    required_action: HashMap<usize, JsKey>,
     resolved_actions: HashSet<JsKey>,
     resolved_events: HashSet<JsKey>,
     /// Fresh keys of object ids.
@@ -339,20 +349,15 @@ impl ReadModelAcc {
         ReadModelAcc {
             source_count,
             projections: Vec::new(),
-            bucket: Vec::new(),
-            ext: Vec::new(),
+            slots: Vec::new(),
             tools: Vec::new(),
             actions: Vec::new(),
-            surfaces: Vec::new(),
-            classes: Vec::new(),
-            id_keys: Vec::new(),
             next_object_key: 0,
             visible: Vec::new(),
             pending: Vec::new(),
             pending_pos: HashMap::default(),
             required_by_event: HashMap::default(),
             required_by_action: HashMap::default(),
-            required_action: HashMap::default(),
             resolved_actions: HashSet::default(),
             resolved_events: HashSet::default(),
             artifact_refs: OrderedSet::default(),
@@ -366,6 +371,41 @@ impl ReadModelAcc {
             pending_dirty: false,
             scalars_dirty: false,
         }
+    }
+
+    /// Forget every event, keeping the memory of a short stream's lists for the next (a
+    /// longer stream's goes back: the accumulator starts afresh).
+    pub fn clear(&mut self) {
+        if self.slots.capacity() > REUSED_SLOTS {
+            *self = ReadModelAcc::new(Val::Undef);
+            return;
+        }
+        self.projections.clear();
+        self.slots.clear();
+        self.tools.clear();
+        self.actions.clear();
+        self.visible.clear();
+        self.pending.clear();
+        self.pending_pos.clear();
+        self.required_by_event.clear();
+        self.required_by_action.clear();
+        self.resolved_actions.clear();
+        self.resolved_events.clear();
+        for set in [
+            &mut self.artifact_refs,
+            &mut self.evidence_refs,
+            &mut self.task_refs,
+        ] {
+            set.items.clear();
+            set.seen.clear();
+            set.tracker = ListTracker::default();
+        }
+        self.next_object_key = 0;
+        self.input_source_recovery = false;
+        self.t_events = ListTracker::default();
+        self.t_tools = ListTracker::default();
+        self.t_actions = ListTracker::default();
+        self.take_dirty();
     }
 
     /// Whether an event of class `class` with the id key `id` and action key `action` is a
@@ -408,7 +448,11 @@ impl ReadModelAcc {
             *slot = p.clone();
             self.t_events.touch(idx);
         }
-        if let Some(Some((is_tool, b))) = self.bucket.get(idx).copied() {
+        let Some(slot) = self.slots.get(idx) else {
+            return;
+        };
+        let id = slot.id.clone();
+        if let Some((is_tool, b)) = slot.bucket {
             if is_tool {
                 if let Some(s) = self.tools.get_mut(b) {
                     *s = p;
@@ -419,9 +463,6 @@ impl ReadModelAcc {
                 self.t_actions.touch(b);
             }
         }
-        let Some(id) = self.id_keys.get(idx).cloned() else {
-            return;
-        };
         if open {
             self.pending_set(id, idx);
         } else {
@@ -455,13 +496,11 @@ impl ReadModelAcc {
                 self.resolved_events.insert(r);
             }
             for j in targets {
-                let (Some(&class), Some(id)) = (self.classes.get(j), self.id_keys.get(j)) else {
+                let Some(slot) = self.slots.get(j) else {
                     continue;
                 };
-                let resolved = self.is_resolved(class, id, self.required_action.get(&j));
-                let ext_j = self.ext.get(j).copied().unwrap_or(0);
-                let surf_j = self.surfaces.get(j).copied().unwrap_or("message");
-                let (p, open) = project_event(class, ext_j, resolved, surf_j);
+                let resolved = self.is_resolved(slot.class, &slot.id, slot.action.as_ref());
+                let (p, open) = project_event(slot.class, slot.ext, resolved, slot.surface);
                 self.store(j, p, open);
                 self.visible_dirty = true;
             }
@@ -478,10 +517,6 @@ impl ReadModelAcc {
         let (p, open) = project_event(f.class, ext, resolved, f.surface);
         let idx = self.projections.len();
         self.projections.push(p.clone());
-        self.ext.push(ext);
-        self.surfaces.push(f.surface);
-        self.classes.push(f.class);
-        self.id_keys.push(id_key.clone());
         let b = match f.surface {
             "tool" => {
                 self.tools.push(p.clone());
@@ -493,7 +528,14 @@ impl ReadModelAcc {
             }
             _ => None,
         };
-        self.bucket.push(b);
+        self.slots.push(Slot {
+            ext,
+            surface: f.surface,
+            class: f.class,
+            id: id_key.clone(),
+            action: f.action.clone().filter(|_| f.class.required),
+            bucket: b,
+        });
         if shown || open || resolved {
             self.visible.push(idx);
             self.visible_dirty = true;
@@ -506,11 +548,7 @@ impl ReadModelAcc {
         if f.class.required {
             self.required_by_event.insert(id_key, idx);
             if let Some(a) = f.action {
-                self.required_by_action
-                    .entry(a.clone())
-                    .or_default()
-                    .push(idx);
-                self.required_action.insert(idx, a);
+                self.required_by_action.entry(a).or_default().push(idx);
             }
         }
         for r in f.artifact_refs {

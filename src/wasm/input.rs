@@ -22,6 +22,8 @@ pub const MAX_INPUT_BYTES: usize = 256 << 20;
 
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The numbers a call takes and gives instead of text (the read model's facts).
+    static WORDS: RefCell<Vec<i32>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Make the input buffer at least `cap` bytes long and return its address in wasm memory.
@@ -91,5 +93,43 @@ pub(crate) fn fill_input(bytes: &[u8]) {
         if let Some(dst) = b.get_mut(..bytes.len()) {
             dst.copy_from_slice(bytes);
         }
+    })
+}
+
+/// Make the word buffer at least `len` numbers long and return its address in wasm memory (the
+/// input buffer's rules: valid until the next call that allocates; a large buffer is released by
+/// the next call that needs a small one; over [`MAX_INPUT_BYTES`] is a `RangeError`).
+#[wasm_bindgen]
+pub fn words_buffer(len: usize) -> Result<usize, JsValue> {
+    if len > MAX_INPUT_BYTES / 4 {
+        return Err(js_sys::RangeError::new(&format!(
+            "the input is {len} numbers, over the input limit of {} per call",
+            MAX_INPUT_BYTES / 4
+        ))
+        .into());
+    }
+    Ok(WORDS.with(|w| {
+        let mut w = w.borrow_mut();
+        if len <= KEEP_CAPACITY / 4 && w.capacity() > KEEP_CAPACITY / 4 {
+            *w = Vec::new();
+        }
+        if w.len() < len {
+            w.resize(len, 0);
+        }
+        w.as_mut_ptr() as usize
+    }))
+}
+
+/// Run `f` on the first `len` numbers of the word buffer; what it returns replaces them. Returns
+/// the address of the answer (the caller reads it up to where it says it ends).
+pub(crate) fn with_words(len: usize, f: impl FnOnce(&[i32]) -> Vec<i32>) -> usize {
+    WORDS.with(|cell| {
+        let out = {
+            let w = cell.borrow();
+            f(w.get(..len).unwrap_or_default())
+        };
+        let mut w = cell.borrow_mut();
+        *w = out;
+        w.as_mut_ptr() as usize
     })
 }

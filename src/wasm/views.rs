@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
 use super::api::{batch, check, parse, parse_text};
-use super::input::with_input;
+use super::input::{with_input, with_words};
 use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
@@ -89,12 +89,25 @@ impl WasmReadModel {
         }
     }
 
-    /// Apply the events `facts` describes; returns what changed since the last call: whether it
-    /// is an input-source recovery (0 or 1); the number of projections set, then each as its
-    /// index, template and three codes (`Val::Made`); the visible projections' indices as a
-    /// length and indices (-1: unchanged), the pending ones likewise; the refs each list gained
-    /// (artifact, evidence, task), as a length and numbers.
-    pub fn apply(&mut self, facts: &[i32]) -> Vec<i32> {
+    /// Apply the events the first `len` numbers of the word buffer describe
+    /// ([`super::input::words_buffer`]); puts what changed since the last call in the word buffer
+    /// and returns its address: whether it is an input-source recovery (0 or 1); the number of
+    /// projections set, then each as its index, template and three codes (`Val::Made`); the
+    /// visible projections' indices as a length and indices (-1: unchanged), the pending ones
+    /// likewise; the refs each list gained (artifact, evidence, task), as a length and numbers.
+    pub fn apply(&mut self, len: usize) -> usize {
+        with_words(len, |facts| self.apply_facts(facts))
+    }
+
+    /// Forget every event.
+    pub fn reset(&mut self) {
+        self.acc.clear();
+        self.sent_refs = [0; 3];
+    }
+}
+
+impl WasmReadModel {
+    fn apply_facts(&mut self, facts: &[i32]) -> Vec<i32> {
         let number = |n: i32| Val::Num(f64::from(n));
         let some_key = |n: i32| (n != 0).then(|| number(n).key());
         let mut it = facts.iter().copied();
@@ -135,18 +148,12 @@ impl WasmReadModel {
         self.changes()
     }
 
-    /// Forget every event.
-    pub fn reset(&mut self) {
-        *self = WasmReadModel::new();
-    }
-}
-
-impl WasmReadModel {
     fn changes(&mut self) -> Vec<i32> {
         let acc = &mut self.acc;
         let int = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
         let [visible, pending, _] = acc.take_dirty();
-        let mut out = vec![i32::from(acc.input_source_recovery)];
+        let mut out = Vec::with_capacity(64);
+        out.push(i32::from(acc.input_source_recovery));
         // The events list is only ever appended to or set slot by slot (never sent whole).
         let set = match acc.t_events.take(acc.projections.len()) {
             ListChange::Slots { idx, .. } => idx,

@@ -201,7 +201,7 @@ impl ReadFacts {
             class,
             surface,
             count_positive: class.counted && skill_count(ev) > 0.0,
-            recovery: is_input_source_recovery(ev),
+            recovery: (class.required || class.terminal) && is_input_source_recovery(ev),
             id: ev_val(ev, "id").key(),
             action,
             resolved_from,

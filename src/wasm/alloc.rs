@@ -26,6 +26,7 @@
 use core::alloc::{GlobalAlloc, Layout};
 use core::arch::wasm32::{memory_grow, memory_size};
 use core::ptr::NonNull;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::contract::val::forget_shared_literals;
 
@@ -62,7 +63,9 @@ unsafe impl Source for GeometricGrowth {
             .saturating_add(layout.align())
             .saturating_add(4 * CHUNK_UNIT);
         let need_pages = need.div_ceil(PAGE);
-        let want = need_pages.max(memory_size::<0>() / 4).max(MIN_GROW_PAGES);
+        let want = need_pages
+            .max(memory_size::<0>() >> GROWTH_SHIFT.load(Ordering::Relaxed))
+            .max(MIN_GROW_PAGES);
         let (prev_pages, pages) = match memory_grow::<0>(want) {
             usize::MAX => match memory_grow::<0>(need_pages) {
                 usize::MAX => return Err(()),
@@ -592,6 +595,35 @@ impl Arena {
 /// grows) and turn error messages into JS errors only after the stop; the arena itself empties
 /// the cache of shared literal strings (`Val::lit`, a thread-local) at its start and its stop.
 pub(crate) struct BatchArena(());
+
+/// Memory grows by at least `memory >> GROWTH_SHIFT`: a quarter, or a sixteenth while a
+/// [`Reserved`] batch runs.
+static GROWTH_SHIFT: AtomicUsize = AtomicUsize::new(2);
+
+/// A batch expected to need about the memory [`reserve`] set aside: further growth in smaller
+/// steps until it is dropped.
+pub(crate) struct Reserved(());
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        GROWTH_SHIFT.store(2, Ordering::Relaxed);
+    }
+}
+
+/// Set `bytes` of free heap aside in one piece ahead of a batch expected to need about that
+/// much: memory grows once to fit them (nothing is written or kept) instead of in quarter
+/// steps, whose last one can overshoot the batch's need by up to a quarter of the memory.
+/// Until the returned guard is dropped memory grows by a sixteenth at least, as a batch that
+/// needs more than it reserved needs little more.
+pub(crate) fn reserve(bytes: usize) -> Reserved {
+    let mut block: Vec<u8> = Vec::new();
+    // Refused or not, the batch runs as it would have (and the allocator says so if it runs
+    // out).
+    let _ = block.try_reserve_exact(bytes);
+    drop(block);
+    GROWTH_SHIFT.store(4, Ordering::Relaxed);
+    Reserved(())
+}
 
 /// Drop `value` through the arena when there is one (forgotten, its memory released at the
 /// arena's end, instead of walked block by block), else as usual.

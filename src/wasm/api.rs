@@ -345,6 +345,10 @@ pub fn runtime_status_for_terminal_event_class(v: Option<String>) -> Option<Stri
 /// parsed whole first, a few percent faster, and take a few megabytes at most.
 const STREAM_MIN_BYTES: usize = 256 * 1024;
 
+/// What a long stream's batch sets aside ahead (`alloc::reserve`), in tenths of its input's
+/// bytes: the memory it needs beyond its input buffer, or a little less.
+const STREAM_RESERVE_TENTHS: usize = 17;
+
 /// Bytes of wire text a batch projection with a sink hands over at a time.
 const WIRE_CHUNK: usize = 256 * 1024;
 
@@ -369,6 +373,11 @@ pub fn project(
         Some(_) => 2 * WIRE_CHUNK,
         None => len / 2 + 1024,
     };
+    // A long stream's batch needs about 2.7x its input (the input buffer included: the
+    // projector keeps each event's text, then its views and the state); set most of it aside
+    // at once.
+    let _reserved = (len >= STREAM_MIN_BYTES)
+        .then(|| crate::wasm::alloc::reserve(len / 10 * STREAM_RESERVE_TENTHS));
     batch(len, reserve, |text, out, arena| {
         if text.len() >= STREAM_MIN_BYTES {
             // One pass: each event parsed, applied and dropped (the projector keeps its text).

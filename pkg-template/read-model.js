@@ -142,13 +142,13 @@ export function takesFacts(event) {
   return isNullish(evidenceRefs) || Array.isArray(evidenceRefs);
 }
 
+/** A ref list as its length and numbers; the holes of a sparse list are skipped (`forEach`). */
 function pushRefs(out, refs, number) {
-  if (isNullish(refs)) {
-    out.push(0);
-    return;
-  }
-  out.push(refs.length);
-  for (let i = 0; i < refs.length; i++) out.push(number(refs[i]));
+  const at = out.length;
+  out.push(0);
+  if (isNullish(refs)) return;
+  for (let i = 0; i < refs.length; i++) if (i in refs) out.push(number(refs[i]));
+  out[at] = out.length - at - 1;
 }
 
 /** Push the facts of `event` (one `takesFacts` accepts) as `WasmReadModel.apply` reads them. */

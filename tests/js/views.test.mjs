@@ -570,4 +570,9 @@ test("read model: an event the reference throws on is refused by name, and the a
   });
   assert.equal(model.artifactRefs.length, 3);
   assert.equal(model.artifactRefs[0], ref);
+  // The refs of a sparse list are those `forEach` visits.
+  const sparse = ["a"];
+  sparse[2] = "c";
+  const refs = api.projectAgentRuntimeReadModel({ executionEvents: [{ id: "s", eventClass: "artifact.changed", artifactRefs: sparse }] });
+  assert.deepStrictEqual(refs.artifactRefs, ["a", "c"]);
 });

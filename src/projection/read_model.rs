@@ -304,12 +304,9 @@ struct Slot {
     /// The event's name in the projections (`Val::Made`).
     ext: u32,
     surface: &'static str,
-    class: ClassFacts,
     /// The key of its id in `pending` (an object id is its own key, the same for every
     /// projection of that event).
     id: JsKey,
-    /// An action request's truthy `actionId`, by key.
-    action: Option<JsKey>,
     /// Its index in the `tools` or `actions` bucket.
     bucket: Option<(bool, usize)>,
 }
@@ -408,14 +405,6 @@ impl ReadModelAcc {
         self.take_dirty();
     }
 
-    /// Whether an event of class `class` with the id key `id` and action key `action` is a
-    /// resolved action request.
-    fn is_resolved(&self, class: ClassFacts, id: &JsKey, action: Option<&JsKey>) -> bool {
-        class.required
-            && (action.is_some_and(|a| self.resolved_actions.contains(a))
-                || self.resolved_events.contains(id))
-    }
-
     fn pending_set(&mut self, id: JsKey, idx: usize) {
         if let Some(&slot) = self.pending_pos.get(&id) {
             if let Some(e) = self.pending.get_mut(slot) {
@@ -495,12 +484,14 @@ impl ReadModelAcc {
                 }
                 self.resolved_events.insert(r);
             }
+            // The requests a resolution names are resolved by it: their actionId or their id is
+            // now among the resolved ones, whatever else they carry.
+            let request = ClassFacts::of(ACTION_REQUIRED_CLASS, None);
             for j in targets {
                 let Some(slot) = self.slots.get(j) else {
                     continue;
                 };
-                let resolved = self.is_resolved(slot.class, &slot.id, slot.action.as_ref());
-                let (p, open) = project_event(slot.class, slot.ext, resolved, slot.surface);
+                let (p, open) = project_event(request, slot.ext, true, slot.surface);
                 self.store(j, p, open);
                 self.visible_dirty = true;
             }
@@ -513,7 +504,12 @@ impl ReadModelAcc {
             }
             k => k,
         };
-        let resolved = self.is_resolved(f.class, &id_key, f.action.as_ref());
+        let resolved = f.class.required
+            && (f
+                .action
+                .as_ref()
+                .is_some_and(|a| self.resolved_actions.contains(a))
+                || self.resolved_events.contains(&id_key));
         let (p, open) = project_event(f.class, ext, resolved, f.surface);
         let idx = self.projections.len();
         self.projections.push(p.clone());
@@ -531,9 +527,7 @@ impl ReadModelAcc {
         self.slots.push(Slot {
             ext,
             surface: f.surface,
-            class: f.class,
             id: id_key.clone(),
-            action: f.action.clone().filter(|_| f.class.required),
             bucket: b,
         });
         if shown || open || resolved {

@@ -151,11 +151,31 @@ function firstCall(n, runs) {
 for (const n of [20_000, 100_000]) {
   const runs = n < 100_000 ? RUNS.large : 1;
   const first = firstCall(n, runs);
+  const ratio = first.ms / batch[n];
   row(
-    `\`projectAgentUiState\`, first call in a fresh process (${runs === 1 ? "1 run" : `median of ${runs}`}): time; wasm memory after it`,
+    `\`projectAgentUiState\`, first call in a fresh process (${runs === 1 ? "1 run" : `median of ${runs}`}): time; wasm memory after it; against the warm batch above`,
     n,
-    `${fmtMs(first.ms)}; ${first.memoryMB.toFixed(0)} MB`,
+    `${fmtMs(first.ms)}; ${first.memoryMB.toFixed(0)} MB; ${ratio.toFixed(2)}×`,
+    "≤ 1.5× warm",
+    ratio <= 1.5,
   );
+}
+
+/** The native batch's time for `n` events (ms), from the native benchmark's table, if given. */
+function nativeBatchMs(n) {
+  if (!nativeFile || !existsSync(nativeFile)) return undefined;
+  const label = `| ${n.toLocaleString("en-US")} |`;
+  const line = readFileSync(nativeFile, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("| batch `project`") && l.includes(label));
+  const ms = line?.match(/\| ([\d.]+) ms/);
+  return ms ? Number(ms[1]) : undefined;
+}
+for (const n of [20_000, 100_000]) {
+  const native = nativeBatchMs(n);
+  if (native === undefined) continue;
+  const ratio = batch[n] / native;
+  row("wasm batch / native batch (`cargo bench --bench native`, same events)", n, `${ratio.toFixed(2)}×`, "≤ 2×", ratio <= 2);
 }
 
 /**

@@ -10,7 +10,7 @@ import * as wasm from "./glue/agent_runtime_projection.js";
 import { makers } from "./glue/templates.js";
 import { RULES } from "./rules.js";
 import { RECOVERY_RULES, actionKindOf, actionRuleFor, targetModuleOf } from "./actions.js";
-import { anyJsonText, call, putText } from "./boundary.js";
+import { anyJsonText, call, callSized, putText } from "./boundary.js";
 import { core, track } from "./core.js";
 
 const RM = RULES.readModel;
@@ -284,14 +284,27 @@ export function readModelOf(events, sourceCount, strict, what) {
     }
     pushFacts(facts, event, number, what);
   }
+  const lists = new ReadModelLists(false);
+  lists.events = events;
+  lists.projections = new Array(events.length);
+  if (facts.length > ISOLATE_FACTS) {
+    // A long list runs on a fresh instance of the module, dropped afterwards (what it takes goes
+    // back to the host); its accumulator is freed there, before the instance goes.
+    return callSized(what, true, () => {
+      const model = new wasm.WasmReadModel();
+      try {
+        lists.take(applyFacts(model, facts, what), number);
+      } finally {
+        model.free();
+      }
+      return lists.model(sourceCount);
+    });
+  }
   if (batchGeneration !== core.generation) {
     batchModel = call(what, () => new wasm.WasmReadModel());
     batchGeneration = track(batchModel);
   }
   const model = batchModel;
-  const lists = new ReadModelLists(false);
-  lists.events = events;
-  lists.projections = new Array(events.length);
   try {
     lists.take(applyFacts(model, facts, what), number);
   } finally {
@@ -300,6 +313,12 @@ export function readModelOf(events, sourceCount, strict, what) {
   }
   return lists.model(sourceCount);
 }
+
+/**
+ * Lists of more facts than this (about 70,000 events) run on a fresh instance: the installed
+ * one would keep the memory they grew it by (about 60 bytes of module memory per number).
+ */
+const ISOLATE_FACTS = 1 << 20;
 
 /**
  * `model.apply` of `facts` through the module's word buffer: the answer is a view of module

@@ -35,6 +35,29 @@ test("a batch larger than the isolation threshold leaves the installed instance'
   assert.equal(state.readModel.events[0].source, events[0], "sources are the caller's objects");
 });
 
+test("a read model of more events than its isolation threshold runs on a fresh instance and gives the same projections", () => {
+  // ~1.2 million facts (the threshold is 2^20): tool events of a few tasks, then an action
+  // request and its resolution at the end.
+  const events = [];
+  for (let i = 0; i < 130_000; i++) {
+    events.push({ id: `e${i}`, eventClass: "tool.started", kind: "tool", status: "running", taskId: `task-${i % 7}` });
+  }
+  events.push({ id: "ask", eventClass: "action.required", kind: "action", status: "pending", actionId: "a1" });
+  events.push({ id: "done", eventClass: "action.resolved", kind: "action", status: "completed", actionId: "a1" });
+  const before = memory();
+  const model = api.projectAgentRuntimeReadModel({ executionEvents: events });
+  assert.ok(memory() - before <= 4 * MiB, `grew by ${(memory() - before) / MiB} MiB`);
+  assert.equal(model.events.length, events.length);
+  assert.ok(model.events.every((p, i) => p.source === events[i]), "sources are the caller's objects");
+  const head = api.projectAgentRuntimeReadModel({ executionEvents: events.slice(0, 1000) });
+  assert.deepStrictEqual(model.events.slice(0, 1000), head.events);
+  const tail = api.projectAgentRuntimeReadModel({ executionEvents: events.slice(-2) });
+  assert.deepStrictEqual(model.events.slice(-2), tail.events);
+  assert.deepStrictEqual(model.visibleEvents, tail.visibleEvents);
+  assert.deepStrictEqual(model.pendingActions, []);
+  assert.deepStrictEqual(model.taskRefs, ["task-0", "task-1", "task-2", "task-3", "task-4", "task-5", "task-6"]);
+});
+
 test("a long batch's wire text handed out in pieces is the text the module returns whole", () => {
   const text = JSON.stringify(api.generateRuntimeEvents(3000, 8));
   const { call, putText } = boundary;

@@ -115,6 +115,8 @@ export function pairCodes(compute) {
 const PAIRS = 1024;
 const PAIR_KEY_UNITS = 64;
 
+// The flags of a class code the facts depend on (`ClassFacts::code` in
+// src/projection/read_model.rs: the display key's code in the low byte, then one bit per flag).
 const REQUIRED = 1 << 8;
 const TERMINAL = 1 << 9;
 const COUNTED = 1 << 11;

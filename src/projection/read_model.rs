@@ -127,7 +127,8 @@ impl ClassFacts {
         }
     }
 
-    /// As a number: the display key's code, then one bit per flag.
+    /// As a number: the display key's code (low byte), then one bit per flag from bit 8 (the
+    /// JS wrapper reads `required`, `terminal` and `counted`: pkg-template/read-model.js).
     pub fn code(self) -> u16 {
         u16::from(templates::code_of(&templates::DISPLAY_KEYS, self.display))
             | u16::from(self.required) << 8

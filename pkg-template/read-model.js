@@ -34,6 +34,12 @@ const SURFACE_PREFIXES = RM.surfaceRules.flatMap((rule, i) => rule.classPrefixes
 /** The surface of each rule, then the default surface (the position of no rule). */
 export const SURFACE_OF_RULE = [...RM.surfaceRules.map((rule) => rule.surface), RM.defaultSurface];
 const NO_RULE = RM.surfaceRules.length;
+/**
+ * The first rule with class prefixes: the reference tests them with `eventClass?.startsWith`,
+ * which throws on a class that is neither a string nor nullish, once the rules before (and this
+ * rule's kinds) have not decided.
+ */
+export const FIRST_PREFIX_RULE = RM.surfaceRules.findIndex((rule) => rule.classPrefixes.length > 0);
 
 /** The position of the surface rule deciding `agentEventSurface(event)` (`NO_RULE`: the default). */
 export function surfaceRuleOf(event) {

@@ -22,6 +22,7 @@ import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
 import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
 import {
+  FIRST_PREFIX_RULE,
   ReadModelLists,
   SURFACE_OF_RULE,
   applyFacts,
@@ -134,7 +135,13 @@ export function agentEventTargetModule(event) {
 }
 
 export function agentEventSurface(event) {
-  return SURFACE_OF_RULE[surfaceRuleOf(event)];
+  const rule = surfaceRuleOf(event);
+  const eventClass = event.eventClass;
+  if (rule > FIRST_PREFIX_RULE && eventClass !== undefined && eventClass !== null && typeof eventClass !== "string") {
+    // V8's own message for the reference's call.
+    throw new TypeError("event.eventClass?.startsWith is not a function");
+  }
+  return SURFACE_OF_RULE[rule];
 }
 
 export function projectAgentRuntimeEvent(

@@ -576,3 +576,16 @@ test("read model: an event the reference throws on is refused by name, and the a
   const refs = api.projectAgentRuntimeReadModel({ executionEvents: [{ id: "s", eventClass: "artifact.changed", artifactRefs: sparse }] });
   assert.deepStrictEqual(refs.artifactRefs, ["a", "c"]);
 });
+
+test("agentEventSurface throws where the reference calls a string method on an eventClass that is no string", () => {
+  const message = "event.eventClass?.startsWith is not a function";
+  for (const event of [{ eventClass: 5, kind: "tool" }, { eventClass: {}, kind: "note" }, { eventClass: true }]) {
+    assert.throws(() => api.agentEventSurface(event), { name: "TypeError", message });
+    assert.throws(() => api.projectAgentRuntimeEvent(event), { name: "TypeError", message });
+  }
+  // The rules before the first class prefix decide without reading the class as a string.
+  assert.equal(api.agentEventSurface({ eventClass: 5, kind: "action" }), "human-action");
+  assert.equal(api.agentEventSurface({ eventClass: 5, kind: "sandbox" }), "permission");
+  assert.equal(api.agentEventSurface({ eventClass: null, kind: "tool" }), "tool");
+  assert.equal(api.agentEventSurface({ kind: "model" }), "runtime-status");
+});

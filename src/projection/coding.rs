@@ -1333,14 +1333,13 @@ pub fn project_coding_workbench_view_from_events(input: &Value) -> Result<Val, S
     let rm = input.get("codingReadModel");
     if let Some(Value::Array(events)) = input.get("executionEvents") {
         if !events.is_empty() {
-            let state = crate::projection::projector::project(events, None).map_err(|err| {
+            return view_of_events(events, rm).map_err(|err| {
                 match err.message.strip_prefix("events") {
                     // The projection names the event `events[i]`; here the list is the input's.
                     Some(rest) => format!("executionEvents{rest}"),
                     None => err.message,
                 }
-            })?;
-            return Ok(project_coding_workbench_view(&state, rm, events));
+            });
         }
     }
     let items = match input.get("threadItems") {
@@ -1356,9 +1355,56 @@ pub fn project_coding_workbench_view_from_events(input: &Value) -> Result<Val, S
                 .unwrap_or(Value::Null)
         })
         .collect();
-    let state =
-        crate::projection::projector::project(&events, None).map_err(|err| err.to_string())?;
-    Ok(project_coding_workbench_view(&state, rm, &events).with_events(&synthetic))
+    let view = view_of_events(&events, rm).map_err(|err| err.to_string())?;
+    Ok(view.with_events(&synthetic))
+}
+
+/// The state keys the view reads (besides the sources of the read model's events).
+const VIEW_STATE_KEYS: [&str; 6] = [
+    "runtime",
+    "hydration",
+    "actions",
+    "diagnostics",
+    "artifacts",
+    "evidence",
+];
+
+/// The view of the batch projection of `events` (`Val::Event(i)` is event `i`). Of the state,
+/// only the keys the view reads are built whole ([`VIEW_STATE_KEYS`]); the read model's events
+/// are read for their sources as the projection holds them (made from their events).
+fn view_of_events(
+    events: &[Value],
+    rm: Option<&Value>,
+) -> Result<Val, crate::contract::event::EventError> {
+    let projector = crate::projection::projector::projected(events, Val::Num(0.0), false)?;
+    let compact = projector.state_compact()?;
+    let mut state = Obj::with_capacity(VIEW_STATE_KEYS.len());
+    for k in VIEW_STATE_KEYS {
+        state.push(k, projector.expand(compact.get(k).unwrap_or(&Val::Undef)));
+    }
+    // A projection is made from its event, or (under a delta) an object naming it as `source`.
+    let src: Vec<Ev<'_>> = compact
+        .get("readModel")
+        .and_then(|r| r.get("events"))
+        .and_then(Val::as_arr)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|p| match p {
+            Val::Made(m) => Some(m.event),
+            _ => match p.get("source") {
+                Some(Val::Event(i)) => Some(*i),
+                _ => None,
+            },
+        })
+        .filter_map(|i| events.get(i as usize).map(Ev::of))
+        .collect();
+    Ok(project_coding_workbench_view_of(
+        &state.into_val(),
+        &src,
+        rm,
+        &single_event_actions,
+        None,
+    ))
 }
 
 // ---- the view ----

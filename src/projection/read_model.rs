@@ -297,9 +297,6 @@ fn lookup_key(v: &Val) -> Option<JsKey> {
     }
 }
 
-/// Streams of up to this many events leave their lists' memory to the next (`clear`).
-const REUSED_SLOTS: usize = 256;
-
 /// What the accumulator keeps of a projection's event.
 struct Slot {
     /// The event's name in the projections (`Val::Made`).
@@ -369,41 +366,6 @@ impl ReadModelAcc {
             pending_dirty: false,
             scalars_dirty: false,
         }
-    }
-
-    /// Forget every event, keeping the memory of a short stream's lists for the next (a
-    /// longer stream's goes back: the accumulator starts afresh).
-    pub fn clear(&mut self) {
-        if self.slots.capacity() > REUSED_SLOTS {
-            *self = ReadModelAcc::new(Val::Undef);
-            return;
-        }
-        self.projections.clear();
-        self.slots.clear();
-        self.tools.clear();
-        self.actions.clear();
-        self.visible.clear();
-        self.pending.clear();
-        self.pending_pos.clear();
-        self.required_by_event.clear();
-        self.required_by_action.clear();
-        self.resolved_actions.clear();
-        self.resolved_events.clear();
-        for set in [
-            &mut self.artifact_refs,
-            &mut self.evidence_refs,
-            &mut self.task_refs,
-        ] {
-            set.items.clear();
-            set.seen.clear();
-            set.tracker = ListTracker::default();
-        }
-        self.next_object_key = 0;
-        self.input_source_recovery = false;
-        self.t_events = ListTracker::default();
-        self.t_tools = ListTracker::default();
-        self.t_actions = ListTracker::default();
-        self.take_dirty();
     }
 
     fn pending_set(&mut self, id: JsKey, idx: usize) {

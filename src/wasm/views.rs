@@ -101,8 +101,7 @@ impl WasmReadModel {
 
     /// Forget every event.
     pub fn reset(&mut self) {
-        self.acc.clear();
-        self.sent_refs = [0; 3];
+        *self = WasmReadModel::new();
     }
 }
 
@@ -221,9 +220,9 @@ pub fn read_model_event_error(len: usize, strict: bool) -> Result<Option<String>
         let event = parse(text)?;
         Ok(match check(&event, strict) {
             Err(e) => Some(e.message),
-            Ok(()) => Ev::with_indexed(&event, |ev| {
-                ReadModelAcc::check(ev).err().map(|o| o.to_string())
-            }),
+            Ok(()) => ReadModelAcc::check(Ev::of(&event))
+                .err()
+                .map(|o| o.to_string()),
         })
     })
 }

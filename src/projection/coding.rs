@@ -1369,21 +1369,38 @@ const VIEW_STATE_KEYS: [&str; 6] = [
     "evidence",
 ];
 
-/// The view of the batch projection of `events` (`Val::Event(i)` is event `i`). Of the state,
-/// only the keys the view reads are built whole ([`VIEW_STATE_KEYS`]); the read model's events
-/// are read for their sources as the projection holds them (made from their events).
+/// The view of the batch projection of `events` (`Val::Event(i)` is event `i`).
 fn view_of_events(
     events: &[Value],
     rm: Option<&Value>,
 ) -> Result<Val, crate::contract::event::EventError> {
     let projector = crate::projection::projector::projected(events, Val::Num(0.0), false)?;
-    let compact = projector.state_compact()?;
-    let mut state = Obj::with_capacity(VIEW_STATE_KEYS.len());
+    let state = projector.state_compact()?;
+    Ok(view_of_state(
+        &state,
+        &|v| projector.expand(v),
+        events,
+        rm,
+        &single_event_actions,
+    ))
+}
+
+/// The view of a projection's `state` of `events` as the projection holds it (its objects made
+/// from one event may be left to make, `expand` makes them): only the keys the view reads are
+/// built whole ([`VIEW_STATE_KEYS`]), and the read model's events are read for their sources
+/// (made from their events, or objects naming them).
+pub fn view_of_state(
+    state: &Val,
+    expand: &dyn Fn(&Val) -> Val,
+    events: &[Value],
+    rm: Option<&Value>,
+    project_actions: ProjectActions<'_>,
+) -> Val {
+    let mut whole = Obj::with_capacity(VIEW_STATE_KEYS.len());
     for k in VIEW_STATE_KEYS {
-        state.push(k, projector.expand(compact.get(k).unwrap_or(&Val::Undef)));
+        whole.push(k, expand(state.get(k).unwrap_or(&Val::Undef)));
     }
-    // A projection is made from its event, or (under a delta) an object naming it as `source`.
-    let src: Vec<Ev<'_>> = compact
+    let src: Vec<Ev<'_>> = state
         .get("readModel")
         .and_then(|r| r.get("events"))
         .and_then(Val::as_arr)
@@ -1398,13 +1415,7 @@ fn view_of_events(
         })
         .filter_map(|i| events.get(i as usize).map(Ev::of))
         .collect();
-    Ok(project_coding_workbench_view_of(
-        &state.into_val(),
-        &src,
-        rm,
-        &single_event_actions,
-        None,
-    ))
+    project_coding_workbench_view_of(&whole.into_val(), &src, rm, project_actions, None)
 }
 
 // ---- the view ----

@@ -14,9 +14,7 @@ use crate::contract::js::js_string_to_number;
 use crate::contract::sequence::{verify_runtime_event_sequence, Violation};
 use crate::contract::val::{Obj, Val};
 use crate::contract::validation::{collect_fixture_issues, Issue};
-use crate::projection::coding::{
-    project_coding_workbench_view_with, single_event_actions, ProjectActions,
-};
+use crate::projection::coding::{single_event_actions, view_of_state, ProjectActions};
 use crate::projection::projector::{projected, ProjectorCore};
 
 /// Batch projection of a list of events (`projectAgentUiState({executionEvents})`, no
@@ -159,7 +157,7 @@ fn replay_diagnostics(
     );
 
     if let Some(c) = exp("coding").filter(|c| !c.is_null()) {
-        let model = project_coding_workbench_view_with(&full(state), None, events, project_actions);
+        let model = view_of_state(state, full, events, None, project_actions);
         let m = |k: &str| model.get(k);
         let ce = |k: &str| c.get(k);
         push(

@@ -1303,12 +1303,20 @@ fn merge_actions(
 /// Projects one event alone and returns the resulting state's `actions` entries.
 pub type ProjectActions<'a> = &'a dyn Fn(&Value) -> Vec<Val>;
 
-/// The `actions` of the batch projection of one event alone.
+/// The `actions` of the batch projection of one event alone (made whole, the rest of the state
+/// left as the projection holds it).
 pub fn single_event_actions(ev: &Value) -> Vec<Val> {
-    crate::projection::projector::project(std::slice::from_ref(ev), None)
+    let Ok(p) =
+        crate::projection::projector::projected(std::slice::from_ref(ev), Val::Num(0.0), false)
+    else {
+        return Vec::new();
+    };
+    let actions = p
+        .state_compact()
         .ok()
+        .and_then(|s| s.get("actions").map(|a| p.expand(a)));
+    actions
         .as_ref()
-        .and_then(|s| s.get("actions"))
         .and_then(Val::as_arr)
         .map(<[Val]>::to_vec)
         .unwrap_or_default()

@@ -295,13 +295,14 @@ export function readModelOf(events, sourceCount, strict, what) {
   const lists = new ReadModelLists(false);
   lists.events = events;
   lists.projections = new Array(events.length);
+  const take = (model) => lists.take(applyFacts(model, facts, what), number);
   if (facts.length > ISOLATE_FACTS) {
     // A long list runs on a fresh instance of the module, dropped afterwards (what it takes goes
     // back to the host); its accumulator is freed there, before the instance goes.
     return callSized(what, true, () => {
       const model = new wasm.WasmReadModel();
       try {
-        lists.take(applyFacts(model, facts, what), number);
+        take(model);
       } finally {
         model.free();
       }
@@ -314,7 +315,7 @@ export function readModelOf(events, sourceCount, strict, what) {
   }
   const model = batchModel;
   try {
-    lists.take(applyFacts(model, facts, what), number);
+    take(model);
   } finally {
     // What the batch took goes back now.
     if (batchGeneration === core.generation) model.reset();

@@ -1471,18 +1471,13 @@ pub fn project_coding_workbench_view_with(
     events: &[Value],
     project_actions: ProjectActions<'_>,
 ) -> Val {
-    let src: Vec<Ev<'_>> = state
-        .get("readModel")
-        .and_then(|r| r.get("events"))
-        .and_then(Val::as_arr)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|p| match p.get("source") {
-            Some(Val::Event(i)) => events.get(*i as usize).map(Ev::of),
-            _ => None,
-        })
-        .collect();
-    project_coding_workbench_view_of(state, &src, coding_read_model, project_actions, None)
+    view_of_state(
+        state,
+        &Val::clone,
+        events,
+        coding_read_model,
+        project_actions,
+    )
 }
 
 /// Where the caller's own objects of a state are in the list the view's `Val::Event`s index

@@ -19,11 +19,6 @@ use super::view_rules::{
 };
 pub use super::view_rules::{is_action_terminal, status_key};
 
-/// `agentEventDisplayStatusKey(ev)`.
-pub fn display_status_key(ev: Ev<'_>) -> &'static str {
-    view_rules::display_status_key(ev.cls(), ev.status())
-}
-
 /// `agentEventActionKind(ev)`: `payload.actionKind` if a string, else "".
 pub fn action_kind(ev: Ev<'_>) -> &str {
     ev.payload_get(ACTION_KIND_KEY)
@@ -115,12 +110,13 @@ pub struct ClassFacts {
 
 impl ClassFacts {
     pub fn of(cls: &str, status: Option<&str>) -> ClassFacts {
+        let terminal = is_action_terminal(cls);
         ClassFacts {
             display: view_rules::display_status_key(cls, status),
             required: cls == ACTION_REQUIRED_CLASS,
-            terminal: is_action_terminal(cls),
+            terminal,
             shown: matches!(status, Some("blocked" | "failed" | "canceled"))
-                || is_action_terminal(cls)
+                || terminal
                 || cls == "model.completed"
                 || cls == "model.failed",
             counted: cls == "tool.catalog.resolved",
@@ -237,14 +233,10 @@ pub fn project_event(class: ClassFacts, ext: u32, resolved: bool, surface: &str)
     (templates::made(template, ext, codes), open)
 }
 
-/// `visible(p)` (§3.1.3) of a projection of `f`'s event: `open` for an open action request,
-/// `resolved` for a resolved one.
-fn is_visible(f: &ReadFacts, open: bool, resolved: bool) -> bool {
-    open || resolved
-        || f.class.shown
-        || f.surface == "artifact"
-        || f.surface == "evidence"
-        || f.count_positive
+/// Whether a projection of `f`'s event is visible (§3.1.3) whatever its resolution: `visible(p)`
+/// is this, or the projection is an open or a resolved action request.
+fn shown(f: &ReadFacts) -> bool {
+    f.class.shown || f.surface == "artifact" || f.surface == "evidence" || f.count_positive
 }
 
 /// `Number(payload?.skillCount ?? 0)`.
@@ -459,7 +451,7 @@ impl ReadModelAcc {
                 self.visible_dirty = true;
             }
         }
-        let shown = is_visible(&f, false, false);
+        let shown = shown(&f);
         let id_key = match f.id {
             JsKey::Ref(_) => {
                 self.next_object_key += 1;

@@ -20,16 +20,20 @@ import {
 import {
   applyPatch,
   copyParsed,
+  isObject,
   linkMcpViews,
   linkMcpViewsAfterPatch,
   linkSnapshotMessages,
   parseWire,
+  plainJson,
+  sameJsonText,
   shareBatchViews,
 } from "./wire.js";
 import { checkGeneration, core as instance, track } from "./core.js";
 import { generateEvents } from "./generator.js";
 import { readModelOf } from "./read-model.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
+import { RULES } from "./rules.js";
 
 function currentGeneration() {
   return instance.generation;
@@ -130,6 +134,74 @@ export function buildAgentUiSubagentsModel(events = []) {
   return parseWire(callWithText(what, text, (len) => wasm.build_subagents_model(len)), events);
 }
 
+/** Whether `x` is a plain object JSON writes from its own keys. */
+const plainRecord = (x) => isObject(x) && !Array.isArray(x) && plainJson(x);
+
+/**
+ * A fixture's read models hold its events again, as their projections' sources. `sent`: the
+ * fixture as it crosses, each such source that JSON writes as the event it equals replaced by
+ * `0` (the module validates that event in its place); `shared`: which, as quadruples (read
+ * model, list, index, event) over `RULES.fixtureReplay` (contract::validation::SharedSource).
+ * The caller's objects are not changed: the objects on the way to a replaced source are copies.
+ */
+function fixtureSharingSources(fixture, events) {
+  const { readModels, projectionLists } = RULES.fixtureReplay;
+  const quads = [];
+  let sent = fixture;
+  if (!plainRecord(fixture)) return { sent, shared: new Uint32Array(0) };
+  let byIdentity;
+  let byId;
+  const eventOf = (source) => {
+    if (byIdentity === undefined) {
+      byIdentity = new Map();
+      byId = new Map();
+      for (let i = events.length - 1; i >= 0; i--) {
+        const event = events[i];
+        if (!isObject(event)) continue;
+        byIdentity.set(event, i);
+        const same = byId.get(event.id);
+        if (same === undefined) byId.set(event.id, [i]);
+        else same.unshift(i);
+      }
+    }
+    const own = byIdentity.get(source);
+    if (own !== undefined) return own;
+    const candidates = byId.get(source.id) ?? [];
+    for (let k = 0; k < candidates.length; k++) if (sameJsonText(source, events[candidates[k]])) return candidates[k];
+    return -1;
+  };
+  for (let m = 0; m < readModels.length; m++) {
+    const model = Object.hasOwn(fixture, readModels[m]) ? fixture[readModels[m]] : undefined;
+    if (!plainRecord(model)) continue;
+    let modelSent = model;
+    for (let l = 0; l < projectionLists.length; l++) {
+      const list = Object.hasOwn(model, projectionLists[l]) ? model[projectionLists[l]] : undefined;
+      if (!Array.isArray(list) || !plainJson(list)) continue;
+      let listSent = list;
+      for (let j = 0; j < list.length; j++) {
+        const projection = list[j];
+        if (!plainRecord(projection) || !Object.hasOwn(projection, "source")) continue;
+        const source = projection.source;
+        if (!plainRecord(source)) continue;
+        const i = eventOf(source);
+        if (i < 0) continue;
+        quads.push(m, l, j, i);
+        if (listSent === list) listSent = list.slice();
+        listSent[j] = { ...projection, source: 0 };
+      }
+      if (listSent !== list) {
+        if (modelSent === model) modelSent = { ...model };
+        modelSent[projectionLists[l]] = listSent;
+      }
+    }
+    if (modelSent !== model) {
+      if (sent === fixture) sent = { ...fixture };
+      sent[readModels[m]] = modelSent;
+    }
+  }
+  return { sent, shared: Uint32Array.from(quads) };
+}
+
 export function replayAgentUiFixture(fixture) {
   const what = "replayAgentUiFixture";
   if (fixture === null || typeof fixture !== "object" || Array.isArray(fixture)) {
@@ -142,8 +214,9 @@ export function replayAgentUiFixture(fixture) {
     throw new TypeError("events is not iterable");
   }
   requireEventList(events, what);
-  const text = jsonText(fixture, `${what}: fixture`);
-  const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len)), events);
+  const { sent, shared } = fixtureSharingSources(fixture, events);
+  const text = jsonText(sent, `${what}: fixture`);
+  const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len, shared)), events);
   shareEmptySurfaces(shareBatchViews(replay.state, events), undefined, events, what);
   return replay;
 }

@@ -82,12 +82,36 @@ export const isObject = (x) => x !== null && typeof x === "object";
  * objects with the same own keys in the same order holding the same values. Linking two objects
  * (below) only ever joins the same value, so it never changes a result.
  */
-export function sameValue(a, b) {
+export const sameValue = (a, b) => sameTree(a, b, false, 0);
+
+/**
+ * Whether `JSON.stringify` writes the same text for two of the caller's values: `sameValue`, but
+ * only plain objects and arrays without a `toJSON` are looked into (to a depth of
+ * `SAME_TEXT_DEPTH`), and non-finite numbers are alike. False when unsure.
+ */
+export const sameJsonText = (a, b) => sameTree(a, b, true, 0);
+
+// Past this depth `sameJsonText` answers "unsure" (an event nested deeper is refused anyway).
+const SAME_TEXT_DEPTH = 64;
+
+/** Whether `x` (an object) is one `JSON.stringify` writes from its own keys (or items) alone. */
+export function plainJson(x) {
+  const proto = Object.getPrototypeOf(x);
+  const plain = Array.isArray(x) ? proto === Array.prototype : proto === Object.prototype || proto === null;
+  return plain && !("toJSON" in x);
+}
+
+function sameTree(a, b, json, depth) {
   if (a === b) return true;
-  if (!isObject(a) || !isObject(b)) return a !== a && b !== b;
+  if (!isObject(a) || !isObject(b)) {
+    return json
+      ? typeof a === "number" && typeof b === "number" && !Number.isFinite(a) && !Number.isFinite(b)
+      : a !== a && b !== b;
+  }
+  if (json && (depth >= SAME_TEXT_DEPTH || !plainJson(a) || !plainJson(b))) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameTree(a[i], b[i], json, depth + 1)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -95,7 +119,7 @@ export function sameValue(a, b) {
   const other = Object.keys(b);
   if (keys.length !== other.length) return false;
   for (let i = 0; i < keys.length; i++) {
-    if (keys[i] !== other[i] || !sameValue(a[keys[i]], b[keys[i]])) return false;
+    if (keys[i] !== other[i] || !sameTree(a[keys[i]], b[keys[i]], json, depth + 1)) return false;
   }
   return true;
 }

@@ -859,7 +859,32 @@ pub fn collect_thread_read_model_issues(input: &Value, path: &str) -> Vec<Issue>
     sink.issues
 }
 
+/// The projection lists of a read model, in the order of their checks; a [`SharedSource`]
+/// names a list by its position here.
+pub const READ_MODEL_PROJECTION_LISTS: [&str; 3] = ["events", "visibleEvents", "pendingActions"];
+
+/// The read models a fixture may hold, in the order of their checks; a [`SharedSource`] names
+/// a read model by its position here.
+pub const FIXTURE_READ_MODELS: [&str; 2] = ["initialReadModel", "finalReadModel"];
+
+/// The event a fixture's read-model projection holds as its `source`, when it is known to be
+/// one of the fixture's own events (the same JSON value): `(read model, list, index)`, by
+/// position in [`FIXTURE_READ_MODELS`] and [`READ_MODEL_PROJECTION_LISTS`]. Such a source is
+/// validated as that event (at the source's path) and never read itself.
+pub type SharedSource<'s, 'a> = &'s dyn Fn(usize, usize, usize) -> Option<&'a Value>;
+
 fn read_model(sink: &mut Sink, input: &Value, path: &str) {
+    read_model_sharing(sink, input, path, &|_, _| None);
+}
+
+/// [`read_model`], with the sources `shared` gives by `(list, index)` validated in place of
+/// the projections' own.
+fn read_model_sharing<'a>(
+    sink: &mut Sink,
+    input: &Value,
+    path: &str,
+    shared: &dyn Fn(usize, usize) -> Option<&'a Value>,
+) {
     let Some(rec) = input.as_object() else {
         sink.push(
             SCHEMA_MISMATCH,
@@ -868,9 +893,18 @@ fn read_model(sink: &mut Sink, input: &Value, path: &str) {
         );
         return;
     };
-    sink.req_array_of(rec, "events", path, event_projection);
-    sink.req_array_of(rec, "visibleEvents", path, event_projection);
-    sink.req_array_of(rec, "pendingActions", path, event_projection);
+    for (list, field) in READ_MODEL_PROJECTION_LISTS.iter().enumerate() {
+        sink.req_array(rec, field, path);
+        if let Some(Value::Array(items)) = rec.get(*field) {
+            for (i, item) in items.iter().enumerate() {
+                let at = item_path(path, field, i);
+                match shared(list, i) {
+                    Some(source) => event_projection_of(sink, item, &at, Some(source)),
+                    None => event_projection(sink, item, &at),
+                }
+            }
+        }
+    }
     sink.req_bool(rec, "inputSourceRecovery", path);
     sink.req_number(rec, "sourceCount", path);
     sink.req_string_array(rec, "artifactRefs", path);
@@ -880,6 +914,12 @@ fn read_model(sink: &mut Sink, input: &Value, path: &str) {
 
 /// One `AgentRuntimeEventProjection`, including the full validation of its source event.
 fn event_projection(sink: &mut Sink, input: &Value, path: &str) {
+    event_projection_of(sink, input, path, None);
+}
+
+/// [`event_projection`]; `shared`: the source event when it is known (then the projection's
+/// own `source` is not read: it is that event, an object).
+fn event_projection_of(sink: &mut Sink, input: &Value, path: &str, shared: Option<&Value>) {
     let Some(rec) = input.as_object() else {
         sink.push(
             SCHEMA_MISMATCH,
@@ -889,7 +929,9 @@ fn event_projection(sink: &mut Sink, input: &Value, path: &str) {
         return;
     };
     sink.req_string(rec, "id", path);
-    sink.req_record(rec, "source", path);
+    if shared.is_none() {
+        sink.req_record(rec, "source", path);
+    }
     for f in ["surface", "title", "status", "displayStatusKey"] {
         sink.req_string(rec, f, path);
     }
@@ -898,7 +940,7 @@ fn event_projection(sink: &mut Sink, input: &Value, path: &str) {
     sink.req_string(rec, "targetModule", path);
     sink.opt_string(rec, "detail", path);
     sink.opt_string(rec, "actionId", path);
-    if let Some(source @ Value::Object(_)) = rec.get("source") {
+    if let Some(source @ Value::Object(_)) = shared.or_else(|| rec.get("source")) {
         runtime_event(sink, source, &field_path(path, "source"));
     }
 }
@@ -1165,6 +1207,16 @@ fn as_record_or<'a>(
 /// Issues of a conformance fixture: shape, expectation block, every event, sequence gaps,
 /// sequence-verifier violations, then the initial and final read models.
 pub fn collect_fixture_issues(input: &Value, path: &str) -> Vec<Issue> {
+    collect_fixture_issues_sharing(input, path, &|_, _, _| None)
+}
+
+/// [`collect_fixture_issues`], the read models' sources `shared` names validated as the
+/// fixture's events they are.
+pub fn collect_fixture_issues_sharing<'a>(
+    input: &'a Value,
+    path: &str,
+    shared: SharedSource<'_, 'a>,
+) -> Vec<Issue> {
     let mut sink = Sink::new();
     let Some(rec) = input.as_object() else {
         sink.push(
@@ -1197,11 +1249,11 @@ pub fn collect_fixture_issues(input: &Value, path: &str) -> Vec<Issue> {
         }
         sequence_violations(&mut sink, events, path, &declared);
     }
-    if let Some(rm) = rec.get("initialReadModel") {
-        read_model(&mut sink, rm, &field_path(path, "initialReadModel"));
-    }
-    if let Some(rm) = rec.get("finalReadModel") {
-        read_model(&mut sink, rm, &field_path(path, "finalReadModel"));
+    for (model, key) in FIXTURE_READ_MODELS.iter().enumerate() {
+        if let Some(rm) = rec.get(*key) {
+            let of = |list, i| shared(model, list, i);
+            read_model_sharing(&mut sink, rm, &field_path(path, key), &of);
+        }
     }
     sink.issues
 }

@@ -5,7 +5,8 @@
 //! then checked against the fixture's `expected` counts. A failed-closed replay projects nothing
 //! and returns the empty state.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::cmp::Ordering;
 
 use serde_json::Value;
 
@@ -13,7 +14,7 @@ use crate::contract::event::EventError;
 use crate::contract::js::js_string_to_number;
 use crate::contract::sequence::{verify_runtime_event_sequence, Violation};
 use crate::contract::val::{Obj, Val};
-use crate::contract::validation::{collect_fixture_issues, Issue};
+use crate::contract::validation::{collect_fixture_issues_sharing, Issue, SharedSource};
 use crate::projection::coding::{single_event_actions, view_of_state, ProjectActions};
 use crate::projection::projector::{projected, ProjectorCore};
 
@@ -247,17 +248,24 @@ pub fn replay_with<'a>(
     project: ProjectFn<'a>,
     project_actions: ProjectActions<'_>,
 ) -> Result<ReplayResult, EventError> {
-    replay_inner(fixture, project, &Val::clone, project_actions)
+    replay_inner(
+        fixture,
+        &|_, _, _| None,
+        project,
+        &Val::clone,
+        project_actions,
+    )
 }
 
 /// [`replay_with`], where `full` gives the whole state of what `project` returns.
 fn replay_inner<'a>(
     fixture: &'a Value,
+    shared: SharedSource<'_, 'a>,
     project: ProjectFn<'a>,
     full: FullFn<'_>,
     project_actions: ProjectActions<'_>,
 ) -> Result<ReplayResult, EventError> {
-    let validation_issues = collect_fixture_issues(fixture, "$");
+    let validation_issues = collect_fixture_issues_sharing(fixture, "$", shared);
     let events: &[Value] = fixture
         .get("events")
         .and_then(Value::as_array)
@@ -314,7 +322,34 @@ pub fn replay_fixture(fixture: &Value) -> Result<ReplayResult, EventError> {
 /// projection sends it ([`ProjectorCore::write_wire`]: the objects made from event `i` and the
 /// long strings copied from it are references to `fixture.events[i]`); the state is built
 /// whole only for the coding view's checks.
-pub fn write_replay_wire(fixture: &Value, out: &mut String) -> Result<(), EventError> {
+///
+/// `shared`: the read models' sources known to be the fixture's events, as flat quadruples
+/// `(read model, list, index, event)` ([`SharedSource`]) in ascending order; each is validated
+/// as `fixture.events[event]` (a quadruple naming no event is ignored).
+pub fn write_replay_wire(
+    fixture: &Value,
+    shared: &[u32],
+    out: &mut String,
+) -> Result<(), EventError> {
+    let events: &[Value] = fixture
+        .get("events")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    // The quadruples come in the order the validation asks for them (ascending); a cursor
+    // passes over those it never asks for.
+    let at = Cell::new(0usize);
+    let source_of = |model: usize, list: usize, index: usize| loop {
+        let p = at.get();
+        let &[m, l, i, event] = shared.get(p..p.checked_add(4)?)? else {
+            return None;
+        };
+        match [m, l, i].map(|x| x as usize).cmp(&[model, list, index]) {
+            Ordering::Less => at.set(p + 4),
+            Ordering::Equal => return events.get(event as usize),
+            Ordering::Greater => return None,
+        }
+    };
     let core: RefCell<Option<ProjectorCore<'_>>> = RefCell::new(None);
     let project = |events| {
         let p = projected(events, Val::Num(0.0), false)?;
@@ -326,7 +361,8 @@ pub fn write_replay_wire(fixture: &Value, out: &mut String) -> Result<(), EventE
         Some(p) => p.expand(v),
         None => v.clone(),
     };
-    let result = replay_inner(fixture, &project, &full, &single_event_actions)?.to_val();
+    let result =
+        replay_inner(fixture, &source_of, &project, &full, &single_event_actions)?.to_val();
     match core.borrow().as_ref() {
         Some(p) => p.write_wire(&result, out),
         None => result.write_json(out),

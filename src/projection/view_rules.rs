@@ -667,6 +667,15 @@ pub fn rules_json() -> String {
         key(k, &mut s);
         list(l, &mut s);
     }
+    s.push_str("},\"fixtureReplay\":{");
+    key("readModels", &mut s);
+    list(&crate::contract::validation::FIXTURE_READ_MODELS, &mut s);
+    s.push(',');
+    key("projectionLists", &mut s);
+    list(
+        &crate::contract::validation::READ_MODEL_PROJECTION_LISTS,
+        &mut s,
+    );
     s.push_str("},\"coding\":{");
     key("classPrefixes", &mut s);
     list(&CODING_CLASS_PREFIXES, &mut s);

@@ -444,12 +444,13 @@ pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&at(e)))
 }
 
-/// `replayAgentUiFixture(fixture)`; `Val::Event(i)` is `fixture.events[i]`.
+/// `replayAgentUiFixture(fixture)`; `Val::Event(i)` is `fixture.events[i]`. `shared`: the read
+/// models' sources the wrapper found to be the fixture's events (`replay::write_replay_wire`).
 #[wasm_bindgen]
-pub fn replay_fixture(len: usize) -> Result<String, JsError> {
+pub fn replay_fixture(len: usize, shared: &[u32]) -> Result<String, JsError> {
     batch(len, len, |text, out, arena| {
         let fixture = parse_text(text)?;
-        let result = replay::write_replay_wire(&fixture, out).map_err(|e| e.message);
+        let result = replay::write_replay_wire(&fixture, shared, out).map_err(|e| e.message);
         dispose(arena, fixture);
         result
     })

@@ -446,6 +446,45 @@ for (const file of fixtureCases) {
     assert.deepStrictEqual(api.replayAgentUiFixture(input), decodeUndefined(data.replay));
   });
 
+  test(`fixture ${data.id}: a replay validates read-model sources that are the events, copies or not`, () => {
+    const expected = decodeUndefined(data.replay);
+    // Each projection's source as: the event object itself, a copy, a copy JSON writes
+    // differently (an invalid title; keys in another order; a member JSON drops), one that is
+    // no plain object, one with a toJSON of its own.
+    const variants = {
+      identical: (source) => events.find((e) => e.id === source.id) ?? source,
+      copied: (source) => structuredClone(source),
+      retitled: (source) => ({ ...source, title: 5 }),
+      reordered: (source) => Object.fromEntries(Object.entries(source).reverse()),
+      dropped: (source) => ({ ...source, payload: undefined }),
+      classed: (source) => Object.assign(new (class Event {})(), source),
+      ownToJson: (source) => ({ ...source, toJSON: () => ({ id: source.id }) }),
+    };
+    let shared = 0;
+    for (const [name, of] of Object.entries(variants)) {
+      const fixture = { ...input };
+      for (const key of ["initialReadModel", "finalReadModel"]) {
+        const model = input[key];
+        if (model === undefined) continue;
+        fixture[key] = { ...model };
+        for (const list of ["events", "visibleEvents", "pendingActions"]) {
+          fixture[key][list] = model[list].map((p) => ({ ...p, source: of(p.source) }));
+          shared += model[list].length;
+        }
+      }
+      const replay = api.replayAgentUiFixture(fixture);
+      assert.deepStrictEqual(
+        replay.validationIssues,
+        api.collectAgentUiFixtureValidationIssues(fixture),
+        `${name}: validation issues`,
+      );
+      if (name === "identical" || name === "copied" || name === "reordered") {
+        assert.deepStrictEqual({ ...replay, validationIssues: [] }, { ...expected, validationIssues: [] }, name);
+      }
+    }
+    assert.ok(shared > 0, "the fixture has read-model projections");
+  });
+
   test(`fixture ${data.id}: objects shared within a state as the reference shares them`, () => {
     assertBatchSharing(api.projectAgentUiState({ executionEvents: events }));
     assertBatchSharing(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: events }));

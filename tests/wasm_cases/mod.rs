@@ -35,7 +35,7 @@ pub fn fixtures_validate_and_verify_clean() {
         let violations = api::verify_sequence(load(&json(&f["events"]))).expect("verify");
         assert_eq!(violations, "[]", "fixture {} violations", f["id"]);
         let replay: Value =
-            serde_json::from_str(&api::replay_fixture(load(&json(f))).expect("replay"))
+            serde_json::from_str(&api::replay_fixture(load(&json(f)), &[]).expect("replay"))
                 .expect("replay JSON");
         assert_eq!(replay["fixtureId"], f["id"]);
         assert_eq!(replay["passed"], true, "fixture {} replay passes", f["id"]);

@@ -16,7 +16,7 @@ import {
   requireEvent,
   requireEventList,
 } from "./boundary.js";
-import { WireRef, applyPatch, encodeWire, parseWire, shareCodingViewItems } from "./wire.js";
+import { WireRef, applyPatch, encodeWire, isObject, parseWire, sameValue, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
@@ -567,9 +567,9 @@ function setOwnKey(target, key, value) {
 }
 
 /**
- * Run a prepared delta pass over `state`. Only the keys the pass reads or writes cross into
- * WebAssembly; the others go as references and come back as the same objects, as does every
- * subtree the deltas leave unchanged.
+ * Run a prepared delta pass over `state`. Only what the pass reads or writes crosses into
+ * WebAssembly; the other objects go as references and come back as the same objects, as does
+ * every subtree the deltas leave unchanged.
  */
 function runDeltaPass(pass, state, what) {
   if (state === null || typeof state !== "object" || Array.isArray(state)) {
@@ -583,32 +583,107 @@ function runDeltaPass(pass, state, what) {
   return out;
 }
 
-/** One run of `pass` over the keys of `state` it needs; `{state, applied, error}` or `{retry}`. */
+/** One run of `pass` over what of `state` it needs; `{state, applied, error}` or `{retry}`. */
 function deltaPassOver(pass, state, what, withDiagnostics) {
-  const needed = JSON.parse(call(what, () => pass.needed(withDiagnostics)));
-  const whole = new Set(needed.keys);
+  const need = needOf(JSON.parse(call(what, () => pass.needed(withDiagnostics))));
   const kept = [];
-  const keep = (value) => new WireRef(kept.push(value) - 1);
-  const doc = {};
-  for (const key of Object.keys(state)) {
-    const value = state[key];
-    const some = Object.hasOwn(needed.partial, key) ? needed.partial[key] : undefined;
-    if (whole.has(key)) {
-      setOwnKey(doc, key, value);
-    } else if (some === undefined) {
-      setOwnKey(doc, key, keep(value));
-    } else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      const part = {};
-      for (const k of Object.keys(value)) setOwnKey(part, k, some.includes(k) ? value[k] : keep(value[k]));
-      setOwnKey(doc, key, part);
-    } else {
-      setOwnKey(doc, key, value);
-    }
-  }
-  const text = encodeWire(doc);
+  const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
+  const text = encodeWire(neededPart(state, need, keep));
   const out = JSON.parse(call(what, () => pass.run(putText(text))));
   if (out.retry === true) return out;
-  return { state: applyPatch(state, out.patch, kept), applied: out.applied, error: out.error };
+  const next = applyPatch(state, out.patch, kept);
+  // A new state whole (an operation moved a key of it) holds copies of the parts that crossed:
+  // the caller's own objects where they are the same value.
+  if (out.patch.full && isObject(next) && next !== state) {
+    for (const key of Object.keys(next)) {
+      const own = Object.hasOwn(state, key) ? state[key] : undefined;
+      if (isObject(own) && next[key] !== own && sameValue(next[key], own)) setOwnKey(next, key, own);
+    }
+  }
+  return { state: next, applied: out.applied, error: out.error };
+}
+
+// A string the pass does not read crosses as a reference from this length on (a reference
+// is a few characters).
+const REF_STRING_LENGTH = 24;
+
+/** Whether a value the pass does not read crosses as a reference (else as itself). */
+const keptAsRef = (value) =>
+  typeof value === "string" ? value.length >= REF_STRING_LENGTH : value !== null && typeof value === "object";
+
+/**
+ * The tree of what a delta pass needs, from its paths (`[whole, token, ...]`,
+ * state_delta::WholeStatePass::needed_json): per node, `whole`, the needs of named `members`
+ * (each including what `any` member needs) and of `any` other member (`*`); the end of a path
+ * that reads nothing there is no node (the value stands for itself).
+ */
+function needOf(paths) {
+  const node = () => ({ whole: false, members: new Map(), any: undefined });
+  const root = node();
+  for (const path of paths) {
+    let at = root;
+    for (let i = 1; i < path.length && !at.whole; i++) {
+      const token = path[i];
+      if (token === "*") {
+        at = at.any ??= node();
+      } else {
+        let next = at.members.get(token);
+        if (next === undefined) at.members.set(token, (next = node()));
+        at = next;
+      }
+    }
+    if (path[0] === 1) at.whole = true;
+  }
+  return settled(root);
+}
+
+/**
+ * `need` with `any` added to each named member, and the ends of paths that read nothing there
+ * dropped (undefined: `need` is one; its container is still needed, as a node of no members).
+ */
+function settled(need) {
+  if (need.whole) return need;
+  if (need.members.size === 0 && need.any === undefined) return undefined;
+  const any = need.any === undefined ? undefined : settled(need.any);
+  const members = new Map();
+  for (const [key, member] of need.members) {
+    const some = settled(member);
+    const both = some === undefined ? any : any === undefined ? some : bothNeeds(some, any);
+    if (both !== undefined) members.set(key, both);
+  }
+  return { whole: false, members, any };
+}
+
+/** What two settled needs ask for together. */
+function bothNeeds(a, b) {
+  if (a.whole) return a;
+  if (b.whole) return b;
+  const members = new Map(a.members);
+  for (const [key, need] of b.members) members.set(key, members.has(key) ? bothNeeds(members.get(key), need) : need);
+  const any = a.any === undefined ? b.any : b.any === undefined ? a.any : bothNeeds(a.any, b.any);
+  return { whole: false, members, any };
+}
+
+/**
+ * What a delta pass needs of `value` (`needOf`; undefined: nothing), the rest kept by `keep` (a
+ * placeholder for an object or a long string, another value as it is). `need` is as deep as the
+ * deltas' paths (at most state_delta::NEED_DEPTH).
+ */
+function neededPart(value, need, keep) {
+  if (need === undefined) return keep(value);
+  if (need.whole || value === null || typeof value !== "object") return value;
+  const { members, any } = need;
+  if (Array.isArray(value)) {
+    const part = new Array(value.length);
+    const named = members.size > 0;
+    for (let i = 0; i < value.length; i++) {
+      part[i] = neededPart(value[i], named ? members.get(String(i)) ?? any : any, keep);
+    }
+    return part;
+  }
+  const part = {};
+  for (const key of Object.keys(value)) setOwnKey(part, key, neededPart(value[key], members.get(key) ?? any, keep));
+  return part;
 }
 
 export function applyAgentRuntimeStateDeltaToProjectionState(state, event) {

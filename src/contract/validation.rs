@@ -874,16 +874,17 @@ pub const FIXTURE_READ_MODELS: [&str; 2] = ["initialReadModel", "finalReadModel"
 pub type SharedSource<'s, 'a> = &'s dyn Fn(usize, usize, usize) -> Option<&'a Value>;
 
 fn read_model(sink: &mut Sink, input: &Value, path: &str) {
-    read_model_sharing(sink, input, path, &|_, _| None);
+    read_model_sharing(sink, input, path, 0, &|_, _, _| None);
 }
 
-/// [`read_model`], with the sources `shared` gives by `(list, index)` validated in place of
-/// the projections' own.
-fn read_model_sharing<'a>(
+/// [`read_model`] of the fixture's read model `model`, the sources `shared` gives validated in
+/// place of the projections' own.
+fn read_model_sharing(
     sink: &mut Sink,
     input: &Value,
     path: &str,
-    shared: &dyn Fn(usize, usize) -> Option<&'a Value>,
+    model: usize,
+    shared: SharedSource<'_, '_>,
 ) {
     let Some(rec) = input.as_object() else {
         sink.push(
@@ -898,7 +899,7 @@ fn read_model_sharing<'a>(
         if let Some(Value::Array(items)) = rec.get(*field) {
             for (i, item) in items.iter().enumerate() {
                 let at = item_path(path, field, i);
-                match shared(list, i) {
+                match shared(model, list, i) {
                     Some(source) => event_projection_of(sink, item, &at, Some(source)),
                     None => event_projection(sink, item, &at),
                 }
@@ -1251,8 +1252,7 @@ pub fn collect_fixture_issues_sharing<'a>(
     }
     for (model, key) in FIXTURE_READ_MODELS.iter().enumerate() {
         if let Some(rm) = rec.get(*key) {
-            let of = |list, i| shared(model, list, i);
-            read_model_sharing(&mut sink, rm, &field_path(path, key), &of);
+            read_model_sharing(&mut sink, rm, &field_path(path, key), model, shared);
         }
     }
     sink.issues

@@ -11,7 +11,7 @@ use super::events::Stored;
 use super::view_rules::{is_action_terminal, STATE_DELTA_CLASS};
 use crate::contract::event::{Ev, Js, Odd, MAX_EVENT_DEPTH};
 use crate::contract::js::{is_array_index_key, js_number_to_string};
-use crate::contract::val::{write_json_str, write_json_str_list, Obj, Val};
+use crate::contract::val::{write_json_str, Obj, Val};
 
 /// The roots a delta may patch.
 pub const PATCHABLE_ROOTS: [&str; 13] = [
@@ -968,10 +968,9 @@ pub fn index_key(k: &str) -> bool {
 /// The deltas the exported `applyAgentRuntimeStateDelta(s)ToProjectionState` apply to a
 /// projection state given whole (spec §2.8), prepared once.
 ///
-/// The caller hands over only the state keys [`WholeStatePass::needed`] names; every other key
-/// (at the top level, and in the read model and the subagents model) may stand for itself as a
-/// placeholder (`Val::Event`), which the pass never reads; `diagnostics` is one unless asked
-/// for, and a failing delta, which writes it, stops the run ([`PassError::NeedsDiagnostics`]).
+/// The caller hands over only what [`WholeStatePass::needed_json`] names; every other value may stand for itself as a placeholder (`Val::Event`), which the pass never reads;
+/// `diagnostics` is one unless asked for, and a failing delta, which writes it, stops the run
+/// ([`PassError::NeedsDiagnostics`]).
 pub struct WholeStatePass {
     deltas: Vec<Prepared>,
 }
@@ -1069,76 +1068,71 @@ impl WholeStatePass {
         self.deltas.is_empty()
     }
 
-    /// The state keys the pass reads or writes, as JSON text: `{"keys": [...], "partial":
-    /// {<key>: [...]}}`, the keys needed whole, and for `readModel` and `subagents` when only
-    /// some of their keys are needed, those keys. The re-sync after each patch reads
-    /// `artifacts`, `evidence`, `hydration`, the subagents' `threads` (and writes their status
-    /// lists) and the read model's artifact and evidence refs; the operations read and write
-    /// the keys their paths name. A failure writes `diagnostics`: it is needed only
-    /// `with_diagnostics` (without it, a run that fails says so: [`PassError::NeedsDiagnostics`]).
+    /// What of the state the pass reads or writes, as JSON text: a list of paths, each
+    /// `[whole, token, ...]`: the containers on the path are needed (their members, each of
+    /// which may otherwise stand for itself), and the value at its end when `whole` is 1. A
+    /// token `*` is any member (an array's items). The re-sync after each patch reads each ref
+    /// view's `id` and the read model's lists of its ids, the subagents' threads' `threadId`
+    /// and `status`, and `hydration`; an operation needs the containers on its paths, and the
+    /// value itself where it reads one (`test`; the source of `move` and `copy`). An array
+    /// index is any item where an operation adds or removes one (it may shift the items
+    /// another one reads). Paths are cut at [`NEED_DEPTH`] tokens (the value there whole). A
+    /// failure writes `diagnostics`: it is needed only `with_diagnostics` (without it, a run
+    /// that fails says so: [`PassError::NeedsDiagnostics`]).
     pub fn needed_json(&self, with_diagnostics: bool) -> String {
-        let mut whole: Vec<&str> = vec!["artifacts", "evidence", "hydration"];
+        let mut out = String::from("[[1,\"hydration\"]");
+        for (unit, key) in super::refs::REF_VIEWS {
+            need_path(&mut out, true, [unit, "*", "id"].into_iter());
+            need_path(&mut out, true, ["readModel", key].into_iter());
+        }
+        for key in ["threadId", "status"] {
+            need_path(
+                &mut out,
+                true,
+                ["subagents", "threads", "*", key].into_iter(),
+            );
+        }
         if with_diagnostics {
-            whole.push("diagnostics");
+            out.push_str(",[1,\"diagnostics\"]");
         }
-        let mut read_model: Option<Vec<&str>> = Some(vec!["artifactRefs", "evidenceRefs"]);
-        // The threads, and the keys the re-sync writes (to find them unchanged).
-        let mut subagents: Option<Vec<&str>> = Some(vec![
-            "threads",
-            "hasSubagents",
-            "activeThreadIds",
-            "completedThreadIds",
-            "failedThreadIds",
-        ]);
-        // A key of the model (`None`: the whole model).
-        fn add<'a>(list: &mut Option<Vec<&'a str>>, key: Option<&'a str>) {
-            match (list.as_mut(), key) {
-                (_, None) => *list = None,
-                (Some(l), Some(k)) if !l.contains(&k) => l.push(k),
-                _ => {}
-            }
-        }
-        for d in &self.deltas {
-            for u in &d.units {
-                match u.strip_prefix("readModel.") {
-                    Some("*") => read_model = None,
-                    Some(k) => add(&mut read_model, Some(k)),
-                    // Its keys are those the operations' paths name (below).
-                    None if u == "subagents" => {}
-                    None if whole.contains(&u.as_str()) => {}
-                    None => whole.push(u),
-                }
-            }
-            let Ok(ops) = &d.ops else { continue };
-            for path in ops
+        let ops = || {
+            self.deltas
                 .iter()
-                .flat_map(|op| std::iter::once(&op.path).chain(&op.from))
-            {
-                if path.first().map(String::as_str) == Some("subagents") {
-                    add(&mut subagents, path.get(1).map(String::as_str));
-                }
-            }
-        }
-        let mut partial = String::from("{");
-        for (key, list) in [("readModel", read_model), ("subagents", subagents)] {
-            match list {
-                Some(keys) => {
-                    if partial.len() > 1 {
-                        partial.push(',');
+                .filter_map(|d| d.ops.as_ref().ok())
+                .flatten()
+        };
+        let item = |t: &str| t == "-" || index_key(t);
+        // The containers whose items an operation may shift (it adds or removes one).
+        let mut shifting: Vec<&[String]> = Vec::new();
+        for op in ops() {
+            let moved: Option<&Vec<String>> = match op.kind {
+                OpKind::Add | OpKind::Copy | OpKind::Remove => None,
+                OpKind::Move => op.from.as_ref(),
+                OpKind::Replace | OpKind::Test => continue,
+            };
+            for path in std::iter::once(&op.path).chain(moved) {
+                if let Some((last, container)) = path.split_last() {
+                    if item(last) {
+                        shifting.push(container);
                     }
-                    write_json_str(key, &mut partial);
-                    partial.push(':');
-                    write_json_str_list(&keys, &mut partial);
                 }
-                None => whole.push(key),
             }
         }
-        partial.push('}');
-        let mut out = String::from("{\"keys\":");
-        write_json_str_list(&whole, &mut out);
-        out.push_str(",\"partial\":");
-        out.push_str(&partial);
-        out.push('}');
+        for op in ops() {
+            let from = op.from.iter().map(|f| (true, f));
+            for (whole, path) in std::iter::once((op.kind == OpKind::Test, &op.path)).chain(from) {
+                let tokens = path.iter().take(NEED_DEPTH).enumerate().map(|(i, t)| {
+                    let container = path.get(..i).unwrap_or_default();
+                    if item(t) && shifting.contains(&container) {
+                        "*"
+                    } else {
+                        t.as_str()
+                    }
+                });
+                need_path(&mut out, whole || path.len() > NEED_DEPTH, tokens);
+            }
+        }
+        out.push(']');
         out
     }
 
@@ -1184,6 +1178,10 @@ impl WholeStatePass {
                             ))
                         }
                     };
+                    // `item.id` of each (a nullish item throws).
+                    for x in list.iter() {
+                        read_prop(x, "id").map_err(PassError::Throws)?;
+                    }
                     let mut list: Vec<Val> = list
                         .iter()
                         .filter(|x| x.get("id").and_then(Val::as_str) != Some(diag_id.as_str()))
@@ -1210,6 +1208,19 @@ impl WholeStatePass {
             error,
         })
     }
+}
+
+/// Past this depth a path's value is needed whole ([`WholeStatePass::needed_json`]).
+const NEED_DEPTH: usize = 32;
+
+/// `,[whole, token, ...]` of [`WholeStatePass::needed_json`].
+fn need_path<'t>(out: &mut String, whole: bool, tokens: impl Iterator<Item = &'t str>) {
+    out.push_str(if whole { ",[1" } else { ",[0" });
+    for t in tokens {
+        out.push(',');
+        write_json_str(t, out);
+    }
+    out.push(']');
 }
 
 /// One delta over a whole state: the operations, the re-sync of refs and subagents, and the

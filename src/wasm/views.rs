@@ -446,17 +446,16 @@ impl WasmStateDeltaPass {
         }
     }
 
-    /// The state keys the pass needs: `{"keys": [...], "partial": {<key>: [...]}}`: keys needed
-    /// whole, and keys of which only the listed keys are needed. `diagnostics` is among them
-    /// only `with_diagnostics` (a failing delta writes it; `run` asks for it when it does).
+    /// What of the state the pass needs (`state_delta::Need`). `diagnostics` is in it only
+    /// `with_diagnostics` (a failing delta writes it; `run` asks for it when it does).
     pub fn needed(&self, with_diagnostics: bool) -> String {
         match &self.inner {
             Some(p) => p.needed_json(with_diagnostics),
-            None => "{\"keys\":[],\"partial\":{}}".into(),
+            None => "{}".into(),
         }
     }
 
-    /// Run over the state in the input buffer (wire-encoded; keys not needed may be
+    /// Run over the state in the input buffer (wire-encoded; what is not needed may be
     /// placeholders). Returns `{"applied", "error", "patch"}`: `patch` turns the given state
     /// into the result (docs/design.md, "Patch protocol"); or `{"retry": true}` when a delta
     /// failed and the state's `diagnostics` was a placeholder (run again with it).

@@ -18,6 +18,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 import { decodeUndefined, hasReference, listReference, pkgEntry, readReference } from "./reference.mjs";
+import { xorshift } from "../../scripts/xorshift.mjs";
 
 const api = await import(pkgEntry);
 
@@ -435,6 +436,69 @@ test("views: undefined members survive a state delta", () => {
   assert.equal(next.runtime.activeRunId, undefined);
   assert.equal(next.runtime.latestEventId, "x");
   assert.equal(next.messages, state.messages);
+});
+
+// Only what a delta pass reads crosses into the module (state_delta::WholeStatePass::needed_json):
+// the containers on its paths, items by index unless an operation shifts them. The batch
+// projection applies the same deltas to the state it holds whole: the two must agree.
+test("views: random state deltas give the state the batch projection gives, the untouched parts the caller's own", () => {
+  const { rnd, pick } = xorshift(2026);
+  const stream = api.generateRuntimeEvents(60, 3, { actionRate: 0.3, subagentRate: 0.3 });
+  const roots = ["messages", "timeline", "artifacts", "evidence", "subagents", "readModel", "actions", "diagnostics", "tools", "graph", "runtime", "hydration", "ephemeralUi"];
+  const pathIn = (state) => {
+    let value = state;
+    const tokens = [];
+    for (let depth = 1 + Math.floor(rnd() * 4); tokens.length < depth; ) {
+      if (tokens.length === 0) tokens.push(pick(roots));
+      else if (Array.isArray(value)) {
+        const r = rnd();
+        tokens.push(r < 0.1 ? "-" : r < 0.15 ? String(value.length + 1) : String(Math.floor(rnd() * Math.max(1, value.length))));
+      } else if (isRecord(value)) tokens.push(rnd() < 0.9 ? pick(Object.keys(value)) ?? "zz" : "zz");
+      else break;
+      value = value?.[tokens.at(-1)];
+    }
+    return { path: `/${tokens.join("/")}`, value };
+  };
+  const delta = (id, patch) => ({
+    id,
+    kind: "state",
+    status: "completed",
+    eventClass: "state.delta",
+    threadId: stream[0].threadId,
+    sequence: 100000,
+    title: "delta",
+    payload: { target: "projection", patch },
+    createdAt: "2026-06-10T00:00:00.000Z",
+  });
+  // Root keys in order aside (the batch keeps a replaced root in its place: left alone here).
+  const byKey = (state, events) =>
+    Object.fromEntries(Object.keys(state).sort().map((k) => [k, JSON.stringify(state[k], (_, v) => (events.includes(v) ? "<delta>" : v))]));
+  let applied = 0;
+  for (let n = 0; n < 150; n++) {
+    const base = stream.slice(0, 10 + Math.floor(rnd() * 50));
+    const before = api.projectAgentUiState({ executionEvents: base });
+    const ops = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
+      const op = pick(["add", "remove", "replace", "test", "move", "copy", "replace", "add", "remove"]);
+      const { path, value } = pathIn(before);
+      if (op === "test") return { op, path, value: rnd() < 0.7 ? structuredClone(value) ?? null : "x" };
+      if (op === "move" || op === "copy") return { op, path, from: pathIn(before).path };
+      return op === "remove" ? { op, path } : { op, path, value: pick(["v", 1, null, { id: "nid", status: "running", threadId: "t9" }, [1]]) };
+    });
+    const event = delta("d", ops);
+    const empty = delta("d", []);
+    const expected = api.projectAgentUiState({ executionEvents: [...base, event] });
+    const given = api.projectAgentUiState({ executionEvents: [...base, empty] });
+    const result = api.applyAgentRuntimeStateDeltaToProjectionState(given, event);
+    if (result.applied) applied++;
+    assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]), JSON.stringify(ops));
+    // A root no operation names and the re-sync does not rebuild is the caller's own.
+    const named = new Set(ops.flatMap((op) => [op.path, op.from ?? ""].map((p) => p.split("/")[1])));
+    for (const key of Object.keys(given)) {
+      if (named.has(key) || ["artifacts", "evidence", "subagents", "hydration", "diagnostics"].includes(key)) continue;
+      assert.equal(result.state[key], given[key], `${key} after ${JSON.stringify(ops)}`);
+    }
+  }
+  assert.ok(applied > 30, `${applied} of 150 deltas applied`);
 });
 
 test("the coding view names an event it cannot project by its place in executionEvents", () => {

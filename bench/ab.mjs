@@ -43,6 +43,15 @@ function workloads(api) {
   const delta = fixtureEvents.find((e) => e.eventClass === "state.delta");
   const projections = api.projectAgentRuntimeReadModel({ executionEvents: fixtureEvents }).events;
   const batch = (events) => () => api.projectAgentUiState({ executionEvents: events });
+  const state1k = api.projectAgentUiState({ executionEvents: g1k });
+  const deltas1k = new Map();
+  const deltaInto = (path) => {
+    if (!deltas1k.has(path)) {
+      const patch = [{ op: "replace", path, value: "running" }];
+      deltas1k.set(path, { ...delta, id: "ab-delta", payload: { target: "projection", patch } });
+    }
+    return deltas1k.get(path);
+  };
   return {
     "batch-fixtures": () => fixtures.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
     "batch-small": () => small.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
@@ -75,6 +84,9 @@ function workloads(api) {
     "tool-surface": () => api.projectAgentUiToolSurface(projections),
     "delta": () => api.applyAgentRuntimeStateDeltaToProjectionState(state, delta),
     "deltas": () => api.applyAgentRuntimeStateDeltasToProjectionState(state, fixtureEvents),
+    // A delta over the state of 1,000 events: the runtime's status, a timeline entry's title.
+    "delta-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, deltaInto("/runtime/status")),
+    "delta-timeline-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, deltaInto("/timeline/2/title")),
     "coding": () => api.projectCodingWorkbenchView(state),
     "coding-events": () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: fixtureEvents }),
     "snapshot": () => api.projectAgentUiStateFromSessionSnapshot({ executionEvents: fixtures[0].events }),

@@ -161,6 +161,17 @@ bench(
   (s) => ref.applyAgentRuntimeStateDeltaToProjectionState(s, deltaEvent),
   20,
 );
+// A delta into a long list: only the item it names crosses (the others as references).
+for (const [what, path] of [["a timeline entry", "/timeline/2/title"], ["a message part", "/messages/3/text"]]) {
+  const into = { ...deltaEvent, payload: { target: "projection", patch: [{ op: "replace", path, value: "edited" }] } };
+  bench(
+    `applyAgentRuntimeStateDeltaToProjectionState, ${what}`,
+    [state],
+    (s) => ours.applyAgentRuntimeStateDeltaToProjectionState(s, into),
+    (s) => ref.applyAgentRuntimeStateDeltaToProjectionState(s, into),
+    20,
+  );
+}
 bench(
   "applyAgentRuntimeStateDeltasToProjectionState",
   [state],

@@ -88,6 +88,7 @@ function workloads(api) {
     "delta-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, deltaInto("/runtime/status")),
     "delta-timeline-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, deltaInto("/timeline/2/title")),
     "coding": () => api.projectCodingWorkbenchView(state),
+    "coding-1k": () => api.projectCodingWorkbenchView(state1k),
     "coding-events": () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: fixtureEvents }),
     "snapshot": () => api.projectAgentUiStateFromSessionSnapshot({ executionEvents: fixtures[0].events }),
     "replay": () => fixtures.forEach((f) => api.replayAgentUiFixture(f)),

@@ -592,15 +592,51 @@ function deltaPassOver(pass, state, what, withDiagnostics) {
   const out = JSON.parse(call(what, () => pass.run(putText(text))));
   if (out.retry === true) return out;
   const next = applyPatch(state, out.patch, kept);
-  // A new state whole (an operation moved a key of it) holds copies of the parts that crossed:
-  // the caller's own objects where they are the same value.
-  if (out.patch.full && isObject(next) && next !== state) {
-    for (const key of Object.keys(next)) {
-      const own = Object.hasOwn(state, key) ? state[key] : undefined;
-      if (isObject(own) && next[key] !== own && sameValue(next[key], own)) setOwnKey(next, key, own);
-    }
-  }
+  if (isObject(next) && next !== state) keepOwnObjects(next, state);
   return { state: next, applied: out.applied, error: out.error };
+}
+
+// How far from its place an item of a state list is looked for (an operation that adds or
+// removes items shifts the others by one).
+const SHIFT_WINDOW = 4;
+
+/**
+ * The state a pass made (`next`, a new object) holds copies of what crossed whole and did not
+ * change where the patch could not name it: a root of a state made new whole (an operation
+ * moved a key of it), an item of a root list whose items an operation shifted. Each becomes the
+ * caller's own object (from `state`) where it is the same value.
+ */
+function keepOwnObjects(next, state) {
+  for (const key of Object.keys(next)) {
+    const value = next[key];
+    const own = Object.hasOwn(state, key) ? state[key] : undefined;
+    if (!isObject(own) || value === own || !isObject(value)) continue;
+    if (sameValue(value, own)) {
+      setOwnKey(next, key, own);
+      continue;
+    }
+    if (!Array.isArray(value) || !Array.isArray(own)) continue;
+    let list = value;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item === own[i] || !isObject(item)) continue;
+      // Its place in the given list, or else the same value near it.
+      let found = -1;
+      for (let d = 1; d <= 2 * SHIFT_WINDOW && found < 0; d++) {
+        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
+        if (own[j] === item) found = -2;
+      }
+      for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
+        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
+        if (j >= 0 && j < own.length && isObject(own[j]) && sameValue(item, own[j])) found = j;
+      }
+      if (found < 0) continue;
+      // The list may be one of the caller's (moved here): change a copy.
+      if (list === value) list = value.slice();
+      list[i] = own[found];
+    }
+    if (list !== value) setOwnKey(next, key, list);
+  }
 }
 
 // A string the pass does not read crosses as a reference from this length on (a reference

@@ -501,6 +501,39 @@ test("views: random state deltas give the state the batch projection gives, the 
   assert.ok(applied > 30, `${applied} of 150 deltas applied`);
 });
 
+test("views: a delta that shifts a list's items or moves a root key keeps the caller's objects", () => {
+  const state = api.projectAgentUiState({ executionEvents: api.generateRuntimeEvents(40, 5) });
+  const apply = (patch) =>
+    api.applyAgentRuntimeStateDeltaToProjectionState(state, {
+      id: "d",
+      kind: "state",
+      status: "completed",
+      eventClass: "state.delta",
+      title: "delta",
+      payload: { target: "projection", patch },
+      createdAt: "2026-06-10T00:00:00.000Z",
+    });
+  // Items shift: the artifacts cross as containers (their ids are read), the graph whole (moved from).
+  for (const patch of [
+    [{ op: "remove", path: "/artifacts/0" }],
+    [{ op: "add", path: "/artifacts/0", value: { id: "new" } }],
+    [{ op: "move", path: "/runtime/moved", from: "/graph/1" }],
+  ]) {
+    const { state: next, applied } = apply(patch);
+    assert.equal(applied, true, JSON.stringify(patch));
+    const [root] = patch[0].from?.split("/").slice(1) ?? patch[0].path.split("/").slice(1);
+    for (const item of next[root]) {
+      // The added item, and a ref the re-sync makes for an id of the read model no view has.
+      if (item.id === "new" || (Object.keys(item).length === 2 && item.sourceEventId === item.id)) continue;
+      assert.ok(state[root].includes(item), `${root}: ${JSON.stringify(item).slice(0, 80)} after ${JSON.stringify(patch)}`);
+    }
+  }
+  // A replaced root goes last, as in the reference; the other roots stay the caller's.
+  const { state: moved } = apply([{ op: "replace", path: "/timeline", value: [] }]);
+  assert.equal(Object.keys(moved).at(-1), "timeline");
+  for (const key of ["messages", "readModel", "graph", "tools", "actions", "runtime"]) assert.equal(moved[key], state[key], key);
+});
+
 test("the coding view names an event it cannot project by its place in executionEvents", () => {
   const [event] = api.agentUiConformanceFixtures.find((f) => f.id === "tool-success").events;
   assert.throws(

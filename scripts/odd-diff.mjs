@@ -12,15 +12,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadSides } from "./sides.mjs";
 import { xorshift } from "./xorshift.mjs";
 
-const refDir = process.env.LIME_REFERENCE_DIR;
-if (!refDir) {
-  console.error("set LIME_REFERENCE_DIR to a built copy of the reference (packages/*/dist)");
-  process.exit(2);
-}
-const ref = await import(join(refDir, "packages/agent-runtime-projection/dist/index.js"));
-const ours = await import(new URL("../pkg/index.node.js", import.meta.url).href);
+const { ref, ours } = await loadSides();
 
 const count = Number(process.argv[2] ?? 2000);
 const { rnd, pick } = xorshift(Number(process.argv[3] ?? 1));

@@ -11,7 +11,6 @@
 // Nothing of the reference is kept: it is imported from its built `dist/` at run time.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadSides } from "./sides.mjs";
 import { xorshift } from "./xorshift.mjs";
 

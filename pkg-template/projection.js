@@ -137,6 +137,10 @@ export function buildAgentUiSubagentsModel(events = []) {
 /** Whether `x` is a plain object JSON writes from its own keys. */
 const plainRecord = (x) => isObject(x) && !Array.isArray(x) && plainJson(x);
 
+// How many of a fixture's events of one id a read-model source is compared with (a source no
+// event equals crosses whole).
+const SHARING_CANDIDATES = 4;
+
 /**
  * A fixture's read models hold its events again, as their projections' sources. `sent`: the
  * fixture as it crosses, each such source that JSON writes as the event it equals replaced by
@@ -155,13 +159,13 @@ function fixtureSharingSources(fixture, events) {
     if (byIdentity === undefined) {
       byIdentity = new Map();
       byId = new Map();
-      for (let i = events.length - 1; i >= 0; i--) {
+      for (let i = 0; i < events.length; i++) {
         const event = events[i];
         if (!isObject(event)) continue;
-        byIdentity.set(event, i);
+        if (!byIdentity.has(event)) byIdentity.set(event, i);
         const same = byId.get(event.id);
         if (same === undefined) byId.set(event.id, [i]);
-        else same.unshift(i);
+        else if (same.length < SHARING_CANDIDATES) same.push(i);
       }
     }
     const own = byIdentity.get(source);

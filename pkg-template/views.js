@@ -601,10 +601,11 @@ function deltaPassOver(pass, state, what, withDiagnostics) {
 const SHIFT_WINDOW = 4;
 
 /**
- * The state a pass made (`next`, a new object) holds copies of what crossed whole and did not
- * change where the patch could not name it: a root of a state made new whole (an operation
- * moved a key of it), an item of a root list whose items an operation shifted. Each becomes the
- * caller's own object (from `state`) where it is the same value.
+ * The state a pass made (`next`, a new object) holds copies of what crossed whole where the
+ * patch could not name it: a root of a state made new whole (an operation moved a key of it), an
+ * item of a root list whose items an operation shifted. Each becomes the caller's own object
+ * (from `state`) of the same value: the root, or the item at most `SHIFT_WINDOW` places away
+ * that the list does not hold already.
  */
 function keepOwnObjects(next, state) {
   for (const key of Object.keys(next)) {
@@ -617,6 +618,8 @@ function keepOwnObjects(next, state) {
     }
     if (!Array.isArray(value) || !Array.isArray(own)) continue;
     let list = value;
+    // The given items the list already holds (each is linked at most once).
+    let held;
     for (let i = 0; i < value.length; i++) {
       const item = value[i];
       if (item === own[i] || !isObject(item)) continue;
@@ -628,12 +631,15 @@ function keepOwnObjects(next, state) {
       }
       for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
         const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-        if (j >= 0 && j < own.length && isObject(own[j]) && sameValue(item, own[j])) found = j;
+        if (j < 0 || j >= own.length || !isObject(own[j]) || !sameValue(item, own[j])) continue;
+        held ??= new Set(value);
+        if (!held.has(own[j])) found = j;
       }
       if (found < 0) continue;
       // The list may be one of the caller's (moved here): change a copy.
       if (list === value) list = value.slice();
       list[i] = own[found];
+      held.add(own[found]);
     }
     if (list !== value) setOwnKey(next, key, list);
   }

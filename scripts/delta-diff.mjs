@@ -3,7 +3,8 @@
 // array indexes in and out of range, `-`, unknown keys and roots) over states projected from the
 // standard fixtures and from generated streams, applied one delta at a time
 // (`applyAgentRuntimeStateDeltaToProjectionState`) and as a list with the stream's last events
-// (`applyAgentRuntimeStateDeltasToProjectionState`). The results must be deep-equal (thrown
+// (`applyAgentRuntimeStateDeltasToProjectionState`), now and then over a state holding the
+// diagnostic of an earlier failure of the same delta. The results must be deep-equal (thrown
 // messages compared without our function-name prefix), and every object the reference's result
 // takes over from the given state (a root, an item of a root list) must be the given state's own
 // object in ours too.
@@ -110,8 +111,15 @@ function sameObjects(result, reference, given, givenRef, ops) {
 
 for (let n = 0; n < count; n++) {
   const base = pick(bases);
-  const given = ours.projectAgentUiState({ executionEvents: base });
-  const givenRef = ref.projectAgentUiState({ executionEvents: base });
+  let given = ours.projectAgentUiState({ executionEvents: base });
+  let givenRef = ref.projectAgentUiState({ executionEvents: base });
+  // Now and then the first delta failed before: its diagnostic is in the state.
+  const again = rnd() < 0.3;
+  if (again) {
+    const earlier = { id: `state-delta:d${n}-0`, sourceEventId: `d${n}-0`, title: "state.delta apply failed", detail: "earlier", status: "failed" };
+    given = { ...given, diagnostics: [...given.diagnostics, earlier] };
+    givenRef = { ...givenRef, diagnostics: [...givenRef.diagnostics, structuredClone(earlier)] };
+  }
   const deltas = Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, j) =>
     delta(`d${n}-${j}`, 1000 + j, Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => randomOp(givenRef))),
   );

@@ -325,7 +325,8 @@ pub fn replay_fixture(fixture: &Value) -> Result<ReplayResult, EventError> {
 ///
 /// `shared`: the read models' sources known to be the fixture's events, as flat quadruples
 /// `(read model, list, index, event)` ([`SharedSource`]) in ascending order; each is validated
-/// as `fixture.events[event]` (a quadruple naming no event is ignored).
+/// as `fixture.events[event]` (the wrapper names only events it found equal; a quadruple that
+/// names no event leaves the projection's own source to be validated).
 pub fn write_replay_wire(
     fixture: &Value,
     shared: &[u32],

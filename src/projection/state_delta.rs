@@ -968,9 +968,11 @@ pub fn index_key(k: &str) -> bool {
 /// The deltas the exported `applyAgentRuntimeStateDelta(s)ToProjectionState` apply to a
 /// projection state given whole (spec §2.8), prepared once.
 ///
-/// The caller hands over only what [`WholeStatePass::needed_json`] names; every other value may stand for itself as a placeholder (`Val::Event`), which the pass never reads;
-/// `diagnostics` is one unless asked for, and a failing delta, which writes it, stops the run
-/// ([`PassError::NeedsDiagnostics`]).
+/// The caller hands over only what [`WholeStatePass::needed_json`] names; every other value may
+/// stand for itself as a placeholder (`Val::Event`), which the pass does not read. A failing
+/// delta writes `diagnostics` and reads each item's `id`: where the list or one of those is a
+/// placeholder, the run stops ([`PassError::NeedsDiagnostics`]) and is asked again with the
+/// list whole.
 pub struct WholeStatePass {
     deltas: Vec<Prepared>,
 }
@@ -1102,7 +1104,13 @@ impl WholeStatePass {
                 .flatten()
         };
         let item = |t: &str| t == "-" || index_key(t);
-        // The containers whose items an operation may shift (it adds or removes one).
+        // The same container, any index for any index (a shift may change which index names a
+        // list).
+        let same = |a: &[String], b: &[String]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || (item(x) && item(y)))
+        };
+        // The containers whose items may shift: where an operation adds or removes one, and
+        // the ref views (the re-sync drops an item whose id an earlier one has).
         let mut shifting: Vec<&[String]> = Vec::new();
         for op in ops() {
             let moved: Option<&Vec<String>> = match op.kind {
@@ -1111,19 +1119,26 @@ impl WholeStatePass {
                 OpKind::Replace | OpKind::Test => continue,
             };
             for path in std::iter::once(&op.path).chain(moved) {
-                if let Some((last, container)) = path.split_last() {
+                if let Some((last, head)) = path.split_last() {
                     if item(last) {
-                        shifting.push(container);
+                        shifting.push(head);
                     }
                 }
             }
         }
+        // Past this many, any index names any item.
+        let every = shifting.len() > SHIFTING_LIMIT;
         for op in ops() {
             let from = op.from.iter().map(|f| (true, f));
             for (whole, path) in std::iter::once((op.kind == OpKind::Test, &op.path)).chain(from) {
                 let tokens = path.iter().take(NEED_DEPTH).enumerate().map(|(i, t)| {
-                    let container = path.get(..i).unwrap_or_default();
-                    if item(t) && shifting.contains(&container) {
+                    let head = path.get(..i).unwrap_or_default();
+                    let ref_view = || match head {
+                        [root] => super::refs::REF_VIEWS.iter().any(|(u, _)| root == u),
+                        _ => false,
+                    };
+                    let shifts = || ref_view() || every || shifting.iter().any(|c| same(c, head));
+                    if item(t) && shifts() {
                         "*"
                     } else {
                         t.as_str()
@@ -1178,9 +1193,13 @@ impl WholeStatePass {
                             ))
                         }
                     };
-                    // `item.id` of each (a nullish item throws).
+                    // `item.id` of each (a nullish item throws); an item or id that crossed as
+                    // a placeholder (an operation named the list) needs the list whole.
                     for x in list.iter() {
-                        read_prop(x, "id").map_err(PassError::Throws)?;
+                        let id = read_prop(x, "id").map_err(PassError::Throws)?;
+                        if matches!(x, Val::Event(_)) || matches!(id, Val::Event(_)) {
+                            return Err(PassError::NeedsDiagnostics);
+                        }
                     }
                     let mut list: Vec<Val> = list
                         .iter()
@@ -1212,6 +1231,10 @@ impl WholeStatePass {
 
 /// Past this depth a path's value is needed whole ([`WholeStatePass::needed_json`]).
 const NEED_DEPTH: usize = 32;
+
+/// Past this many lists an operation may shift, an index on any path names any item
+/// ([`WholeStatePass::needed_json`]: the check is per token and list).
+const SHIFTING_LIMIT: usize = 64;
 
 /// `,[whole, token, ...]` of [`WholeStatePass::needed_json`].
 fn need_path<'t>(out: &mut String, whole: bool, tokens: impl Iterator<Item = &'t str>) {

@@ -446,12 +446,13 @@ impl WasmStateDeltaPass {
         }
     }
 
-    /// What of the state the pass needs (`state_delta::Need`). `diagnostics` is in it only
-    /// `with_diagnostics` (a failing delta writes it; `run` asks for it when it does).
+    /// What of the state the pass needs (`WholeStatePass::needed_json`). `diagnostics` is in
+    /// it whole only `with_diagnostics` (a failing delta writes it; `run` asks for it when it
+    /// does).
     pub fn needed(&self, with_diagnostics: bool) -> String {
         match &self.inner {
             Some(p) => p.needed_json(with_diagnostics),
-            None => "{}".into(),
+            None => "[]".into(),
         }
     }
 

@@ -503,8 +503,8 @@ test("views: random state deltas give the state the batch projection gives, the 
 
 test("views: a delta that shifts a list's items or moves a root key keeps the caller's objects", () => {
   const state = api.projectAgentUiState({ executionEvents: api.generateRuntimeEvents(40, 5) });
-  const apply = (patch) =>
-    api.applyAgentRuntimeStateDeltaToProjectionState(state, {
+  const apply = (patch, given = state) =>
+    api.applyAgentRuntimeStateDeltaToProjectionState(given, {
       id: "d",
       kind: "state",
       status: "completed",
@@ -528,6 +528,51 @@ test("views: a delta that shifts a list's items or moves a root key keeps the ca
       assert.ok(state[root].includes(item), `${root}: ${JSON.stringify(item).slice(0, 80)} after ${JSON.stringify(patch)}`);
     }
   }
+  // A diagnostics list an operation names crosses in part; a failure still replaces the
+  // delta's earlier diagnostic (it needs every item's id).
+  const failing = { ...state, diagnostics: [{ id: "state-delta:d", title: "old" }] };
+  const failed = api.applyAgentRuntimeStateDeltaToProjectionState(failing, {
+    id: "d",
+    kind: "state",
+    status: "completed",
+    eventClass: "state.delta",
+    title: "delta",
+    payload: { target: "projection", patch: [{ op: "remove", path: "/diagnostics/5" }] },
+    createdAt: "2026-06-10T00:00:00.000Z",
+  });
+  assert.deepStrictEqual(failed.state.diagnostics.map((x) => [x.id, x.title]), [["state-delta:d", "state.delta apply failed"]]);
+  // A list named by two indexes of a list that shifts; a ref view the re-sync shortens (its
+  // duplicate id) between two deltas.
+  const nested = { ...state, timeline: [{ parts: [] }, { parts: [{ text: "a" }, { text: "b" }] }] };
+  const shifted = api.applyAgentRuntimeStateDeltaToProjectionState(nested, {
+    id: "d",
+    kind: "state",
+    status: "completed",
+    eventClass: "state.delta",
+    title: "delta",
+    payload: {
+      target: "projection",
+      patch: [
+        { op: "add", path: "/timeline/1/parts/0", value: {} },
+        { op: "add", path: "/timeline/0", value: {} },
+        { op: "replace", path: "/timeline/2/parts/1/text", value: "x" },
+      ],
+    },
+    createdAt: "2026-06-10T00:00:00.000Z",
+  });
+  assert.deepStrictEqual(shifted.state.timeline[2].parts, [{}, { text: "x" }, { text: "b" }]);
+  const twice = { ...state, artifacts: [{ id: "a" }, { id: "a" }, { id: "b", meta: { x: 1 } }] };
+  const delta = (id, patch) => ({ id, kind: "state", status: "completed", eventClass: "state.delta", title: "delta", payload: { target: "projection", patch }, createdAt: "2026-06-10T00:00:00.000Z" });
+  const synced = api.applyAgentRuntimeStateDeltasToProjectionState(twice, [
+    delta("e1", [{ op: "add", path: "/runtime/k", value: 1 }]),
+    delta("e2", [{ op: "replace", path: "/artifacts/1/meta/x", value: 2 }]),
+  ]);
+  assert.deepStrictEqual(synced.artifacts.find((a) => a.id === "b").meta, { x: 2 });
+  // An item replaced by a value equal to another item is not that item's object.
+  const equal = { ...state, timeline: [{ id: "a" }, { id: "b" }] };
+  const { state: same } = apply([{ op: "replace", path: "/timeline/1", value: { id: "a" } }], equal);
+  assert.notEqual(same.timeline[1], same.timeline[0]);
+  assert.equal(same.timeline[0], equal.timeline[0]);
   // A replaced root goes last, as in the reference; the other roots stay the caller's.
   const { state: moved } = apply([{ op: "replace", path: "/timeline", value: [] }]);
   assert.equal(Object.keys(moved).at(-1), "timeline");

@@ -499,6 +499,17 @@ test("views: random state deltas give the state the batch projection gives, the 
     }
   }
   assert.ok(applied > 30, `${applied} of 150 deltas applied`);
+  // Past 64 lists an operation may shift, every index names any item.
+  const many = [
+    ...Array.from({ length: 70 }, (_, i) => ({ op: "add", path: `/messages/${i % 3}/refs/0`, value: `r${i}` })),
+    { op: "replace", path: "/timeline/2/title", value: "x" },
+  ];
+  const [event, empty] = [delta("d", many), delta("d", [])];
+  const expected = api.projectAgentUiState({ executionEvents: [...stream.slice(0, 30), event] });
+  const given = api.projectAgentUiState({ executionEvents: [...stream.slice(0, 30), empty] });
+  const result = api.applyAgentRuntimeStateDeltaToProjectionState(given, event);
+  assert.equal(result.applied, true, result.error);
+  assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]));
 });
 
 test("views: a delta that shifts a list's items or moves a root key keeps the caller's objects", () => {

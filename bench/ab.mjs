@@ -44,14 +44,12 @@ function workloads(api) {
   const projections = api.projectAgentRuntimeReadModel({ executionEvents: fixtureEvents }).events;
   const batch = (events) => () => api.projectAgentUiState({ executionEvents: events });
   const state1k = api.projectAgentUiState({ executionEvents: g1k });
-  const deltas1k = new Map();
-  const deltaInto = (path) => {
-    if (!deltas1k.has(path)) {
-      const patch = [{ op: "replace", path, value: "running" }];
-      deltas1k.set(path, { ...delta, id: "ab-delta", payload: { target: "projection", patch } });
-    }
-    return deltas1k.get(path);
-  };
+  const deltaInto = (path) => ({
+    ...delta,
+    id: "ab-delta",
+    payload: { target: "projection", patch: [{ op: "replace", path, value: "running" }] },
+  });
+  const [intoRuntime, intoTimeline] = ["/runtime/status", "/timeline/2/title"].map(deltaInto);
   return {
     "batch-fixtures": () => fixtures.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
     "batch-small": () => small.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
@@ -85,8 +83,8 @@ function workloads(api) {
     "delta": () => api.applyAgentRuntimeStateDeltaToProjectionState(state, delta),
     "deltas": () => api.applyAgentRuntimeStateDeltasToProjectionState(state, fixtureEvents),
     // A delta over the state of 1,000 events: the runtime's status, a timeline entry's title.
-    "delta-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, deltaInto("/runtime/status")),
-    "delta-timeline-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, deltaInto("/timeline/2/title")),
+    "delta-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, intoRuntime),
+    "delta-timeline-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, intoTimeline),
     "coding": () => api.projectCodingWorkbenchView(state),
     "coding-1k": () => api.projectCodingWorkbenchView(state1k),
     "coding-events": () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: fixtureEvents }),

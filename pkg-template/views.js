@@ -16,7 +16,7 @@ import {
   requireEvent,
   requireEventList,
 } from "./boundary.js";
-import { WireRef, applyPatch, encodeWire, isObject, parseWire, sameValue, shareCodingViewItems } from "./wire.js";
+import { WireRef, applyPatch, encodeWire, keepOwnObjects, parseWire, setOwn, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
@@ -558,14 +558,6 @@ export function readAgentRuntimeStateDelta(event) {
   };
 }
 
-function setOwnKey(target, key, value) {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
-}
-
 /**
  * Run a prepared delta pass over `state`. Only what the pass reads or writes crosses into
  * WebAssembly; the other objects go as references and come back as the same objects, as does
@@ -592,57 +584,8 @@ function deltaPassOver(pass, state, what, withDiagnostics) {
   const out = JSON.parse(call(what, () => pass.run(putText(text))));
   if (out.retry === true) return out;
   const next = applyPatch(state, out.patch, kept);
-  if (isObject(next) && next !== state) keepOwnObjects(next, state);
+  keepOwnObjects(next, state);
   return { state: next, applied: out.applied, error: out.error };
-}
-
-// How far from its place an item of a state list is looked for (an operation that adds or
-// removes items shifts the others by one).
-const SHIFT_WINDOW = 4;
-
-/**
- * The state a pass made (`next`, a new object) holds copies of what crossed whole where the
- * patch could not name it: a root of a state made new whole (an operation moved a key of it), an
- * item of a root list whose items an operation shifted. Each becomes the caller's own object
- * (from `state`) of the same value: the root, or the item at most `SHIFT_WINDOW` places away
- * that the list does not hold already.
- */
-function keepOwnObjects(next, state) {
-  for (const key of Object.keys(next)) {
-    const value = next[key];
-    const own = Object.hasOwn(state, key) ? state[key] : undefined;
-    if (!isObject(own) || value === own || !isObject(value)) continue;
-    if (sameValue(value, own)) {
-      setOwnKey(next, key, own);
-      continue;
-    }
-    if (!Array.isArray(value) || !Array.isArray(own)) continue;
-    let list = value;
-    // The given items the list already holds (each is linked at most once).
-    let held;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (item === own[i] || !isObject(item)) continue;
-      // Its place in the given list, or else the same value near it.
-      let found = -1;
-      for (let d = 1; d <= 2 * SHIFT_WINDOW && found < 0; d++) {
-        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-        if (own[j] === item) found = -2;
-      }
-      for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
-        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-        if (j < 0 || j >= own.length || !isObject(own[j]) || !sameValue(item, own[j])) continue;
-        held ??= new Set(value);
-        if (!held.has(own[j])) found = j;
-      }
-      if (found < 0) continue;
-      // The list may be one of the caller's (moved here): change a copy.
-      if (list === value) list = value.slice();
-      list[i] = own[found];
-      held.add(own[found]);
-    }
-    if (list !== value) setOwnKey(next, key, list);
-  }
 }
 
 // A string the pass does not read crosses as a reference from this length on (a reference
@@ -724,7 +667,7 @@ function neededPart(value, need, keep) {
     return part;
   }
   const part = {};
-  for (const key of Object.keys(value)) setOwnKey(part, key, neededPart(value[key], members.get(key) ?? any, keep));
+  for (const key of Object.keys(value)) setOwn(part, key, neededPart(value[key], members.get(key) ?? any, keep));
   return part;
 }
 
@@ -822,7 +765,7 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
   const kept = sources.slice();
   const doc = {};
   for (const key of Object.keys(state)) {
-    setOwnKey(doc, key, CODING_STATE_KEYS.includes(key) ? state[key] : new WireRef(kept.push(state[key]) - 1));
+    setOwn(doc, key, CODING_STATE_KEYS.includes(key) ? state[key] : new WireRef(kept.push(state[key]) - 1));
   }
   const stateText = encodeWire(doc, index);
   // Events the view cannot read (neither coding nor turn events) cross as null.

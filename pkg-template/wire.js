@@ -124,6 +124,56 @@ function sameTree(a, b, json, depth) {
   return true;
 }
 
+// How far from its place an item of a state list is looked for (an operation that adds or
+// removes items shifts the others by one).
+const SHIFT_WINDOW = 4;
+
+/**
+ * The state a state-delta pass made (`next`, a new object) holds copies of what crossed whole where the
+ * patch could not name it: a root of a state made new whole (an operation moved a key of it), an
+ * item of a root list whose items an operation shifted. Each becomes the caller's own object
+ * (from `state`) of the same value: the root, or the item at most `SHIFT_WINDOW` places away
+ * that the list does not hold already.
+ */
+export function keepOwnObjects(next, state) {
+  if (!isObject(next) || next === state || !isObject(state)) return;
+  for (const key of Object.keys(next)) {
+    const value = next[key];
+    const own = Object.hasOwn(state, key) ? state[key] : undefined;
+    if (!isObject(own) || value === own || !isObject(value)) continue;
+    if (sameValue(value, own)) {
+      setOwn(next, key, own);
+      continue;
+    }
+    if (!Array.isArray(value) || !Array.isArray(own)) continue;
+    let list = value;
+    // The given items the list already holds (each is linked at most once).
+    let held;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item === own[i] || !isObject(item)) continue;
+      // Its place in the given list, or else the same value near it.
+      let found = -1;
+      for (let d = 1; d <= 2 * SHIFT_WINDOW && found < 0; d++) {
+        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
+        if (own[j] === item) found = -2;
+      }
+      for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
+        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
+        if (j < 0 || j >= own.length || !isObject(own[j]) || !sameValue(item, own[j])) continue;
+        held ??= new Set(value);
+        if (!held.has(own[j])) found = j;
+      }
+      if (found < 0) continue;
+      // The list may be one of the caller's (moved here): change a copy.
+      if (list === value) list = value.slice();
+      list[i] = own[found];
+      held.add(own[found]);
+    }
+    if (list !== value) setOwn(next, key, list);
+  }
+}
+
 /**
  * A coding workbench view holds the given state's own items, as the reference's does: its
  * `diagnostics` are those of `state.diagnostics` it keeps (in order), and when a read model
@@ -370,7 +420,8 @@ export function parseWire(text, events) {
   return decodeWire(JSON.parse(text), events);
 }
 
-function setOwn(target, key, value) {
+/** `target[key] = value` as an own data property, `__proto__` included. */
+export function setOwn(target, key, value) {
   if (key === "__proto__") {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   } else {

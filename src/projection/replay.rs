@@ -257,6 +257,17 @@ pub fn replay_with<'a>(
     )
 }
 
+/// `fixture.events` when it is an array (else none); inlined (as a call the module is 33 B
+/// larger).
+#[inline(always)]
+fn fixture_events(fixture: &Value) -> &[Value] {
+    fixture
+        .get("events")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
 /// [`replay_with`], where `full` gives the whole state of what `project` returns.
 fn replay_inner<'a>(
     fixture: &'a Value,
@@ -266,11 +277,7 @@ fn replay_inner<'a>(
     project_actions: ProjectActions<'_>,
 ) -> Result<ReplayResult, EventError> {
     let validation_issues = collect_fixture_issues_sharing(fixture, "$", shared);
-    let events: &[Value] = fixture
-        .get("events")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+    let events = fixture_events(fixture);
     let w = waived(fixture);
     let sequence_violations: Vec<Violation> = verify_runtime_event_sequence(events)
         .into_iter()
@@ -332,11 +339,7 @@ pub fn write_replay_wire(
     shared: &[u32],
     out: &mut String,
 ) -> Result<(), EventError> {
-    let events: &[Value] = fixture
-        .get("events")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+    let events = fixture_events(fixture);
     // The quadruples come in the order the validation asks for them (ascending); a cursor
     // passes over those it never asks for.
     let at = Cell::new(0usize);

@@ -26,16 +26,16 @@ pub fn is_js_whitespace(c: char) -> bool {
     )
 }
 
-/// The byte offset of the first `part` in `s` (`str::find`). A byte-window scan: the views look
-/// for short words in short names and classes, where `str::find` sets up a two-way searcher
-/// per call.
+/// The byte offset of the first `part` in `s` (`str::find`). A byte scan: the views look for
+/// short words in short names and classes, where `str::find` sets up a two-way searcher per
+/// call; only a window that starts with the word's first byte is compared.
 pub fn find_part(s: &str, part: &str) -> Option<usize> {
-    if part.is_empty() {
+    let (hay, word) = (s.as_bytes(), part.as_bytes());
+    let Some((&first, rest)) = word.split_first() else {
         return Some(0);
-    }
-    s.as_bytes()
-        .windows(part.len())
-        .position(|w| w == part.as_bytes())
+    };
+    let last = hay.len().checked_sub(word.len())?;
+    (0..=last).find(|&i| hay.get(i) == Some(&first) && hay.get(i + 1..i + word.len()) == Some(rest))
 }
 
 /// JS `s.includes(part)` ([`find_part`]).
@@ -448,6 +448,39 @@ pub fn js_value_to_string(v: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_part_is_str_find() {
+        let hays = [
+            "",
+            "a",
+            "web_search",
+            "mcp__github__search_issues",
+            "aab",
+            "abab_ab",
+            "s\u{e9}arch\u{1f600}search",
+            "\u{1f600}",
+            "bashbash",
+        ];
+        let words = [
+            "",
+            "a",
+            "ab",
+            "b",
+            "search",
+            "bash",
+            "\u{1f600}",
+            "\u{e9}a",
+            "aab",
+            "abab_ab_",
+        ];
+        for h in hays {
+            for w in words {
+                assert_eq!(find_part(h, w), h.find(w), "{h:?} / {w:?}");
+                assert_eq!(includes(h, w), h.contains(w), "{h:?} / {w:?}");
+            }
+        }
+    }
 
     #[test]
     fn norm_lower_is_agrees_with_trim_and_lower_case() {

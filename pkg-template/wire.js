@@ -499,7 +499,8 @@ export function applyPatch(prev, patch, events) {
     const path = op.p;
     const depth = path.length;
     if (depth === 0) {
-      root = decodeWire(op.v, events);
+      // A new state, or the root's keys in a new order (`order`, as an op deeper down).
+      root = op.order === undefined ? decodeWire(op.v, events) : inOrder(root, op.order);
       fresh.push(root);
       continue;
     }
@@ -515,6 +516,13 @@ export function applyPatch(prev, patch, events) {
       parent = child;
     }
     const last = path[depth - 1];
+    if (op.order !== undefined) {
+      // The object's keys in this order (a state delta that replaces a key puts it last).
+      const next = inOrder(parent[last], op.order);
+      fresh.push(next);
+      setOwn(parent, last, next);
+      continue;
+    }
     if (op.add !== undefined) {
       // A string that grew at its end: the old one (already in the state) and the new part.
       setOwn(parent, last, parent[last] + decodeWire(op.add, events));
@@ -537,6 +545,17 @@ export function applyPatch(prev, patch, events) {
     for (let j = 0; j < set.length; j++) list[set[j][0]] = decodeWire(set[j][1], events);
   }
   return root;
+}
+
+/**
+ * A copy of `object` with its keys in `order`, then any it has beyond them; every value the
+ * same object.
+ */
+function inOrder(object, order) {
+  const out = {};
+  for (const key of order) if (Object.prototype.hasOwnProperty.call(object, key)) setOwn(out, key, object[key]);
+  for (const key of Object.keys(object)) if (!Object.prototype.hasOwnProperty.call(out, key)) setOwn(out, key, object[key]);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ const WORDS: [&str; 8] = [
 ];
 
 fn delta_event(rng: &mut Rng, id: &str) -> Value {
-    let (target, op): (&str, Value) = match rng.below(14) {
+    let (target, op): (&str, Value) = match rng.below(17) {
         0 => (
             "projection",
             json!({"op": "add", "path": "/ephemeralUi/note", "value": "x"}),
@@ -88,6 +88,21 @@ fn delta_event(rng: &mut Rng, id: &str) -> Value {
             json!({"op": "replace", "path": "/hydration/status", "value": "repairing"}),
         ),
         12 => ("bogus", json!({"op": "add", "path": "/a", "value": 1})),
+        // Root keys a delta replaces (or moves onto themselves) go last in the state.
+        13 => (
+            "projection.subagents",
+            json!({"op": "replace", "path": "", "value": {"hasSubagents": false, "threads": [],
+                "delegationCalls": [], "activities": [], "activeThreadIds": [],
+                "completedThreadIds": [], "failedThreadIds": []}}),
+        ),
+        14 => (
+            "projection",
+            json!({"op": "replace", "path": "/ephemeralUi", "value": {"a": 1}}),
+        ),
+        15 => (
+            "projection",
+            json!({"op": "move", "from": "/graph", "path": "/graph"}),
+        ),
         _ => (
             "projection",
             json!({"op": "add", "path": "/diagnostics/0", "value": {"id": "d"}}),
@@ -217,6 +232,20 @@ fn apply_patch(state: &mut Val, patch: &Patch) {
     }
 }
 
+/// The keys of a state's root, then of its read model, in order (`deep_equal` does not look at
+/// order).
+fn root_keys(v: &Val) -> Vec<String> {
+    let keys = |v: Option<&Val>| -> Vec<String> {
+        v.and_then(Val::as_obj)
+            .map(|o| o.keys().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let mut out = keys(Some(v));
+    out.push("/".into());
+    out.extend(keys(v.get("readModel")));
+    out
+}
+
 #[test]
 fn incremental_equals_batch_on_random_streams() {
     let mut checked = 0usize;
@@ -251,6 +280,11 @@ fn incremental_equals_batch_on_random_streams() {
                 deep_equal(&p.expand(&replay), &st),
                 "seed {seed}: patch replay differs after event {i}"
             );
+            assert_eq!(
+                root_keys(&replay),
+                root_keys(&st),
+                "seed {seed}: root key order of the patch replay after event {i}"
+            );
             let source_count = if seed % 3 == 0 {
                 Some(seed as f64)
             } else {
@@ -261,6 +295,7 @@ fn incremental_equals_batch_on_random_streams() {
                 deep_equal(&st, &batch),
                 "seed {seed}: incremental != batch after event {i}"
             );
+            assert_eq!(root_keys(&st), root_keys(&batch), "seed {seed}: event {i}");
             // `hydrate` as a live projector does it: each event kept as its slice of the text.
             let text = serde_json::to_string(&events[..=i]).expect("JSON");
             let texts = array_element_texts(&text).expect("array");
@@ -439,5 +474,60 @@ fn patch_replay_equals_state_on_generated_stream() {
                 "patch replay differs after event {i}"
             );
         }
+    }
+}
+
+/// A delta that replaces a root key (removes it, then adds it) leaves it last in the state, as
+/// the reference's patch copies do; one that removes `hydration` gets it back last (the
+/// reference rewrites it after every delta). The batch and the replayed patches agree.
+#[test]
+fn a_root_key_a_delta_replaces_goes_last() {
+    let base = stream(&mut Rng(7), 12);
+    let delta = |id: &str, op: Value| {
+        json!({"id": id, "kind": "state", "eventClass": "state.delta", "status": "completed",
+               "title": "delta", "createdAt": "t", "payload": {"target": "projection", "patch": [op]}})
+    };
+    let subagents = json!({"hasSubagents": false, "threads": [], "delegationCalls": [],
+        "activities": [], "activeThreadIds": [], "completedThreadIds": [], "failedThreadIds": []});
+    let steps = [
+        (
+            delta(
+                "d1",
+                json!({"op": "replace", "path": "/subagents", "value": subagents}),
+            ),
+            "subagents",
+        ),
+        (
+            delta(
+                "d2",
+                json!({"op": "replace", "path": "/ephemeralUi", "value": {"a": 1}}),
+            ),
+            "ephemeralUi",
+        ),
+        (
+            delta("d3", json!({"op": "remove", "path": "/hydration"})),
+            "hydration",
+        ),
+    ];
+    let mut p = Projector::new(None);
+    let mut replay = Val::Undef;
+    for (i, e) in base.iter().enumerate() {
+        p.apply(e.clone(), i as u32).expect("well-formed");
+    }
+    apply_patch(&mut replay, &p.take_patch().expect("readable state"));
+    let root =
+        |v: &Val| -> Vec<String> { root_keys(v).into_iter().take_while(|k| k != "/").collect() };
+    let mut expected: Vec<String> = root(&replay);
+    let mut events = base.clone();
+    for (n, (d, last)) in steps.into_iter().enumerate() {
+        events.push(d.clone());
+        p.apply(d, (base.len() + n) as u32).expect("well-formed");
+        apply_patch(&mut replay, &p.take_patch().expect("readable state"));
+        expected.retain(|k| k != last);
+        expected.push(last.to_string());
+        let batch = project(&events, None).expect("projected");
+        assert_eq!(root(&batch), expected, "batch after delta {n}");
+        assert_eq!(root(&replay), expected, "patches after delta {n}");
+        assert_eq!(root_keys(&replay), root_keys(&batch), "after delta {n}");
     }
 }

@@ -500,6 +500,16 @@ pub fn drop_deep(v: Val) {
 
 /// Structural equality as `assert.deepStrictEqual` sees it (key order ignored, `Undef` ≠ absent).
 pub fn deep_equal(a: &Val, b: &Val) -> bool {
+    equal(a, b, false)
+}
+
+/// [`deep_equal`], and every object's keys in the same order: a receiver that holds one of the
+/// two holds the other (a state delta that replaces a key puts it last, an equal value).
+pub fn equal_in_order(a: &Val, b: &Val) -> bool {
+    equal(a, b, true)
+}
+
+fn equal(a: &Val, b: &Val, ordered: bool) -> bool {
     match (a, b) {
         (Val::Undef, Val::Undef) | (Val::Null, Val::Null) => true,
         (Val::Bool(x), Val::Bool(y)) => x == y,
@@ -509,13 +519,19 @@ pub fn deep_equal(a: &Val, b: &Val) -> bool {
         (Val::Made(x), Val::Made(y)) => x == y,
         (Val::Arr(x), Val::Arr(y)) => {
             Rc::ptr_eq(x, y)
-                || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| deep_equal(p, q)))
+                || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q, ordered)))
         }
         (Val::Obj(x), Val::Obj(y)) => {
             Rc::ptr_eq(x, y)
                 || (x.len() == y.len()
-                    && x.iter()
-                        .all(|(k, v)| y.get(k).map(|w| deep_equal(v, w)).unwrap_or(false)))
+                    && x.iter().zip(y.iter()).all(|((j, p), (k, q))| {
+                        let w = if ordered {
+                            (j == k).then_some(q)
+                        } else {
+                            y.get(j)
+                        };
+                        w.is_some_and(|w| equal(p, w, ordered))
+                    }))
         }
         _ => false,
     }

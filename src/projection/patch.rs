@@ -1,6 +1,6 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
-use crate::contract::val::{write_uint, write_wire_str, StrSource, Val};
+use crate::contract::val::{write_json_str_list, write_uint, write_wire_str, StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,12 @@ pub enum PatchOp {
     /// The string at `path` gets `suffix` (a `Val::Str`) appended: a streamed text grows by
     /// its delta, not by a second copy of all of it.
     Append { path: Vec<Seg>, suffix: Val },
+    /// The object at `path` gets its keys in this order (those it has; any others after them):
+    /// a state delta that replaces a key puts it last.
+    Order {
+        path: Vec<Seg>,
+        keys: Vec<&'static str>,
+    },
 }
 
 /// Initial capacity of a patch's text: a typical one-event patch fits, so the text is not
@@ -82,6 +88,13 @@ impl Patch {
                 PatchOp::Append { path, suffix } => {
                     write_value_op(path, "add", suffix, out, field_of);
                 }
+                PatchOp::Order { path, keys } => {
+                    out.push_str("{\"p\":");
+                    write_path(path, out);
+                    out.push_str(",\"order\":");
+                    write_json_str_list(keys, out);
+                    out.push('}');
+                }
             }
         }
         out.push_str("]}");
@@ -103,7 +116,8 @@ impl Patch {
             let path = match op {
                 PatchOp::Replace { path, .. }
                 | PatchOp::List { path, .. }
-                | PatchOp::Append { path, .. } => path,
+                | PatchOp::Append { path, .. }
+                | PatchOp::Order { path, .. } => path,
             };
             let mut cur: &mut Val = state;
             for seg in path {
@@ -148,6 +162,23 @@ impl Patch {
                         return Err(format!("append to a non-string at {path:?}"));
                     };
                     *cur = Val::string(format!("{a}{b}"));
+                }
+                PatchOp::Order { keys, .. } => {
+                    let Val::Obj(o) = &*cur else {
+                        return Err(format!("order of a non-object at {path:?}"));
+                    };
+                    let mut out = crate::contract::val::Obj::with_capacity(o.len());
+                    for &k in keys {
+                        if let Some(v) = o.get(k) {
+                            out.push(k, v.clone());
+                        }
+                    }
+                    for (k, v) in o.iter() {
+                        if !keys.contains(&k) {
+                            out.set_dyn(k, v.clone());
+                        }
+                    }
+                    *cur = out.into_val();
                 }
             }
         }
@@ -282,7 +313,7 @@ fn diff_into(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
 }
 
 fn diff_child(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
-    if crate::contract::val::deep_equal(a, b) {
+    if crate::contract::val::equal_in_order(a, b) {
         return;
     }
     match (a, b) {
@@ -346,7 +377,7 @@ pub fn slot_ops(path: &[Seg], i: usize, old: &Val, new: &Val, out: &mut Vec<Patc
                     && y.len() >= x.len()
                     && x.iter()
                         .zip(y.iter())
-                        .all(|(p, q)| crate::contract::val::deep_equal(p, q)) =>
+                        .all(|(p, q)| crate::contract::val::equal_in_order(p, q)) =>
             {
                 if y.len() > x.len() {
                     out.push(PatchOp::List {
@@ -359,7 +390,7 @@ pub fn slot_ops(path: &[Seg], i: usize, old: &Val, new: &Val, out: &mut Vec<Patc
                 }
             }
             _ => {
-                if !crate::contract::val::deep_equal(av, bv) {
+                if !crate::contract::val::equal_in_order(av, bv) {
                     out.push(PatchOp::Replace {
                         path: at(k),
                         value: bv.clone(),
@@ -633,5 +664,24 @@ mod tests {
             p.to_json(),
             r#"{"full":false,"ops":[{"p":["timeline"],"len":1,"set":[[0,1]]}]}"#
         );
+        // An order: the object at the path gets its keys in that order (others after them).
+        let order = Patch {
+            full: false,
+            ops: vec![PatchOp::Order {
+                path: vec![],
+                keys: vec!["messages", "runtime"],
+            }],
+        };
+        assert_eq!(
+            order.to_json(),
+            r#"{"full":false,"ops":[{"p":[],"order":["messages","runtime"]}]}"#
+        );
+        let mut state = crate::contract::val::Obj::new()
+            .k("runtime", Val::Num(1.0))
+            .k("c", Val::Num(3.0))
+            .k("messages", Val::Num(2.0))
+            .into_val();
+        order.apply_to(&mut state).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(state.to_json(), r#"{"messages":2,"runtime":1,"c":3}"#);
     }
 }

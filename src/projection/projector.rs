@@ -17,7 +17,7 @@ use super::patch::{change_ops, list_op, ListChange, ListTracker, Patch, PatchOp,
 use super::read_model::{ReadFacts, ReadModelAcc, READ_MODEL_KEYS};
 use super::refs::{RefViews, REF_VIEWS};
 use super::runtime::RuntimeAcc;
-use super::state::{hydration, static_key, STATE_KEYS};
+use super::state::{hydration, static_key, STANDARD_ORDER, STATE_KEYS};
 use super::state_delta::{self, EventLookup, Prepared};
 use super::subagents::{self, SubagentsAcc};
 use super::templates;
@@ -25,7 +25,7 @@ use super::timeline;
 use super::tool_surface::{ToolChange, ToolSurfaceAcc};
 use crate::contract::event::{check_carryable, check_event, Ev, EvIndex, EventError, Odd, OddOp};
 use crate::contract::order::OrdSet;
-use crate::contract::val::{deep_equal, Flush, Obj, Val, MIN_FIELD_REF_LEN};
+use crate::contract::val::{deep_equal, equal_in_order, Flush, Obj, Val, MIN_FIELD_REF_LEN};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
 /// a delta path; swapped back for the real values on output).
@@ -66,6 +66,8 @@ pub struct ProjectorCore<'a> {
     prev_failures: Vec<Val>,
     prev_diag_len: usize,
     prev_stale: bool,
+    /// The key orders of the root and of the read model the receiver's state has.
+    sent_order: (Vec<u8>, Vec<&'static str>),
     /// Whole-unit replacements of the previous patch (an identical one is not sent again).
     prev_sent: Vec<(String, Val)>,
     /// Long event-field strings shared into the state, by address: (ext, field). The strings
@@ -140,13 +142,16 @@ struct Overlay {
     doc: Obj,
     side_failures: Vec<Val>,
     side_stale: bool,
+    /// The state's root keys in order, as indexes into `STATE_KEYS` (a delta that replaces a
+    /// root key puts it last).
+    order: Vec<u8>,
 }
 
 /// Record a whole-unit replacement of `k` by `v` in `now`; false when the previous patch sent
 /// the same value for `k` (the receiver has it already).
 fn fresh_replace(prev: &[(String, Val)], now: &mut Vec<(String, Val)>, k: &str, v: &Val) -> bool {
     now.push((k.to_string(), v.clone()));
-    !prev.iter().any(|(pk, pv)| pk == k && deep_equal(pv, v))
+    !prev.iter().any(|(pk, pv)| pk == k && equal_in_order(pv, v))
 }
 
 /// What the previous patch sent whole for `k` (the receiver holds it), if it did.
@@ -193,6 +198,7 @@ impl<'a> ProjectorCore<'a> {
             prev_failures: Vec::new(),
             prev_diag_len: 0,
             prev_stale: false,
+            sent_order: (STANDARD_ORDER.to_vec(), READ_MODEL_KEYS.to_vec()),
             prev_sent: Vec::new(),
             field_strings: HashMap::default(),
             field_strings_kept: Vec::new(),
@@ -720,6 +726,7 @@ impl<'a> ProjectorCore<'a> {
                                 &self.lookup(),
                                 has("diagnostics"),
                                 has("hydration"),
+                                c.overlay.order.clone(),
                             );
                             let mut side_failures = c.overlay.side_failures.clone();
                             side_failures.extend(out.side_failures);
@@ -728,6 +735,7 @@ impl<'a> ProjectorCore<'a> {
                                 doc: out.doc,
                                 side_failures,
                                 side_stale: c.overlay.side_stale || out.side_stale,
+                                order: out.order,
                             });
                         }
                         c.next_delta = self.deltas.len();
@@ -784,12 +792,14 @@ impl<'a> ProjectorCore<'a> {
             &self.lookup(),
             has("diagnostics"),
             has("hydration"),
+            STANDARD_ORDER.to_vec(),
         );
         Overlay {
             units,
             doc: out.doc,
             side_failures: out.side_failures,
             side_stale: out.side_stale,
+            order: out.order,
         }
     }
 
@@ -855,12 +865,56 @@ impl<'a> ProjectorCore<'a> {
 
     fn build_state(&self, ov: Option<&Overlay>) -> Val {
         let mut o = Obj::with_capacity(15);
-        for k in STATE_KEYS {
+        for k in Self::root_order(ov)
+            .iter()
+            .filter_map(|&i| STATE_KEYS.get(usize::from(i)).copied())
+        {
             if let Some(v) = self.output_value(k, ov) {
                 o.push(k, v);
             }
         }
         o.into_val()
+    }
+
+    /// The state's root keys in order.
+    fn root_order(ov: Option<&Overlay>) -> &[u8] {
+        ov.map_or(&STANDARD_ORDER, |o| &o.order)
+    }
+
+    /// The key orders of the root and of the read model (a delta that replaces a key of either
+    /// puts it last; the overlay's read model holds all its keys).
+    fn orders(ov: Option<&Overlay>) -> (Vec<u8>, Vec<&'static str>) {
+        let rm = ov
+            .and_then(|o| o.doc.get("readModel"))
+            .and_then(Val::as_obj)
+            .map_or_else(
+                || READ_MODEL_KEYS.to_vec(),
+                |o| o.keys().filter_map(static_key).collect(),
+            );
+        (Self::root_order(ov).to_vec(), rm)
+    }
+
+    /// An `Order` op for the read model and one for the root where a delta changed their key
+    /// order since the last patch.
+    fn order_ops(&mut self, ov: Option<&Overlay>, ops: &mut Vec<PatchOp>) {
+        let now = Self::orders(ov);
+        if now.1 != self.sent_order.1 {
+            ops.push(PatchOp::Order {
+                path: ptr_keys(&["readModel"]),
+                keys: now.1.clone(),
+            });
+        }
+        if now.0 != self.sent_order.0 {
+            ops.push(PatchOp::Order {
+                path: Vec::new(),
+                keys: now
+                    .0
+                    .iter()
+                    .filter_map(|&i| STATE_KEYS.get(usize::from(i)).copied())
+                    .collect(),
+            });
+        }
+        self.sent_order = now;
     }
 
     /// The full state document (15 keys, reference order), deltas applied. `Err` while the
@@ -958,6 +1012,7 @@ impl<'a> ProjectorCore<'a> {
         if self.full_pending && !self.changed && self.event_count() == 0 {
             self.sync_all();
             self.full_pending = false;
+            self.sent_order = Self::orders(None);
         }
     }
 
@@ -996,6 +1051,7 @@ impl<'a> ProjectorCore<'a> {
             self.prev_failures = f;
             self.prev_diag_len = n;
             self.prev_stale = ov.as_ref().map(|o| o.side_stale).unwrap_or(false);
+            self.sent_order = Self::orders(ov.as_deref());
             return Patch {
                 full: true,
                 ops: vec![PatchOp::Replace {
@@ -1187,6 +1243,7 @@ impl<'a> ProjectorCore<'a> {
         }
         self.changed = false;
         let _ = static_key;
+        self.order_ops(ovr, &mut ops);
         Patch { full: false, ops }
     }
 }

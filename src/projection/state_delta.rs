@@ -839,6 +839,49 @@ pub struct Outcome {
     pub side_failures: Vec<Val>,
     /// A failure happened and `hydration` is not a unit: the output status is "stale".
     pub side_stale: bool,
+    /// The whole state's root keys in order, as indexes into `STATE_KEYS` (the document holds
+    /// only the units).
+    pub order: Vec<u8>,
+}
+
+/// The root keys of the whole state in order after one delta, whose operations are `ops` when
+/// it applied (`None`: it failed). The reference's patch copies put a root key an operation
+/// replaces (removes, then adds) last, drop one it removes, append one it adds, and append the
+/// `hydration` it rewrites after each delta (and the `diagnostics` of a failure) if gone.
+fn reorder(order: &mut Vec<u8>, ops: Option<&[Op]>) {
+    use super::state::STATE_KEYS;
+    let root = |p: &[String]| match p {
+        [k] => STATE_KEYS.iter().position(|s| s == k).map(|i| i as u8),
+        _ => None,
+    };
+    let put = |order: &mut Vec<u8>, k: u8| {
+        if !order.contains(&k) {
+            order.push(k);
+        }
+    };
+    // `diagnostics` and `hydration`.
+    let (diagnostics, hydration) = (10, 13);
+    let Some(ops) = ops else {
+        put(order, diagnostics);
+        put(order, hydration);
+        return;
+    };
+    for op in ops {
+        let from = match op.kind {
+            OpKind::Remove | OpKind::Replace => Some(op.path.as_slice()),
+            OpKind::Move => op.from.as_deref(),
+            OpKind::Add | OpKind::Copy | OpKind::Test => None,
+        };
+        if let Some(k) = from.and_then(root) {
+            order.retain(|x| *x != k);
+        }
+        if let Some(k) =
+            root(&op.path).filter(|_| !matches!(op.kind, OpKind::Remove | OpKind::Test))
+        {
+            put(order, k);
+        }
+    }
+    put(order, hydration);
 }
 
 /// The diagnostic of a delta that failed with `msg` (§3.13.4), and its id.
@@ -863,6 +906,7 @@ pub fn run(
     lk: &EventLookup<'_>,
     diag_unit: bool,
     hydration_unit: bool,
+    mut order: Vec<u8>,
 ) -> Outcome {
     let mut side_failures = Vec::new();
     let mut side_stale = false;
@@ -871,6 +915,7 @@ pub fn run(
             Err(e) => Err(e.clone()),
             Ok(ops) => apply_all(&doc, ops, event_count, lk),
         };
+        reorder(&mut order, d.ops.as_deref().ok().filter(|_| result.is_ok()));
         match result {
             Ok(next) => doc = next,
             Err(msg) => {
@@ -903,6 +948,7 @@ pub fn run(
         doc,
         side_failures,
         side_stale,
+        order,
     }
 }
 

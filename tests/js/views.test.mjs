@@ -470,7 +470,7 @@ test("views: random state deltas give the state the batch projection gives, the 
     payload: { target: "projection", patch },
     createdAt: "2026-06-10T00:00:00.000Z",
   });
-  // Root keys in order aside (the batch keeps a replaced root in its place: left alone here).
+  // Values key by key (the root's key order is compared on its own: a root a delta replaces goes last).
   const byKey = (state, events) =>
     Object.fromEntries(Object.keys(state).sort().map((k) => [k, JSON.stringify(state[k], (_, v) => (events.includes(v) ? "<delta>" : v))]));
   let applied = 0;
@@ -491,6 +491,13 @@ test("views: random state deltas give the state the batch projection gives, the 
     const result = api.applyAgentRuntimeStateDeltaToProjectionState(given, event);
     if (result.applied) applied++;
     assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]), JSON.stringify(ops));
+    assert.deepStrictEqual(Object.keys(result.state), Object.keys(expected), JSON.stringify(ops));
+    // A projector given the same events (the delta in a patch of its own) holds the same state.
+    const projector = api.createAgentUiProjector();
+    projector.applyMany(base);
+    const live = projector.apply(event);
+    assert.deepStrictEqual(Object.keys(live), Object.keys(expected), JSON.stringify(ops));
+    assert.deepStrictEqual(byKey(live, [event]), byKey(expected, [event]), JSON.stringify(ops));
     // A root no operation names and the re-sync does not rebuild is the caller's own.
     const named = new Set(ops.flatMap((op) => [op.path, op.from ?? ""].map((p) => p.split("/")[1])));
     for (const key of Object.keys(given)) {

@@ -7,7 +7,10 @@
 // diagnostic of an earlier failure of the same delta. The results must be deep-equal (thrown
 // messages compared without our function-name prefix), and every object the reference's result
 // takes over from the given state (a root, an item of a root list) must be the given state's own
-// object in ours too.
+// object in ours too. The same deltas after the stream's events, projected in a batch
+// (`projectAgentUiState`) and by a projector fed the events then each delta
+// (`createAgentUiProjector`), must give the reference's batch state, its JSON text included (the
+// order of keys: a delta that replaces a key puts it last); so must the results above.
 //
 //   LIME_REFERENCE_DIR=/work/ref/lime node scripts/delta-diff.mjs [cases=500] [seed=1]
 //
@@ -127,12 +130,27 @@ for (let n = 0; n < count; n++) {
   const one = run(() => ours.applyAgentRuntimeStateDeltaToProjectionState(given, deltas[0]));
   const oneRef = run(() => ref.applyAgentRuntimeStateDeltaToProjectionState(givenRef, deltas[0]));
   if (one.applied) applied++;
-  if (!isDeepStrictEqual(one, oneRef)) report("one delta", ops);
+  const sameText = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  if (!isDeepStrictEqual(one, oneRef) || !sameText(one, oneRef)) report("one delta", ops);
   else sameObjects(one, oneRef, given, givenRef, ops);
   const list = [...base.slice(-3), ...deltas];
   const all = run(() => ({ state: ours.applyAgentRuntimeStateDeltasToProjectionState(given, list) }));
   const allRef = run(() => ({ state: ref.applyAgentRuntimeStateDeltasToProjectionState(givenRef, list) }));
-  if (!isDeepStrictEqual(all, allRef)) report("a list of deltas", JSON.stringify(deltas.map((d) => d.payload.patch)));
+  const patches = JSON.stringify(deltas.map((d) => d.payload.patch));
+  if (!isDeepStrictEqual(all, allRef) || !sameText(all, allRef)) report("a list of deltas", patches);
+  // The deltas as events of the stream: the batch and a projector against the reference's batch.
+  const events = [...base, ...deltas];
+  const batchRef = run(() => ref.projectAgentUiState({ executionEvents: events }));
+  const batch = run(() => ours.projectAgentUiState({ executionEvents: events }));
+  if (!isDeepStrictEqual(batch, batchRef) || !sameText(batch, batchRef)) report("the batch", patches);
+  const live = run(() => {
+    const projector = ours.createAgentUiProjector();
+    projector.applyMany(base);
+    let state;
+    for (const d of deltas) state = projector.apply(d);
+    return state;
+  });
+  if (!isDeepStrictEqual(live, batchRef) || !sameText(live, batchRef)) report("a projector", patches);
 }
 console.log(`${count} states, ${applied} single deltas applied: ${differ} differences`);
 process.exit(differ === 0 ? 0 : 1);

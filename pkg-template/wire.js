@@ -485,7 +485,9 @@ export function applyPatch(prev, patch, events) {
   const ops = patch.ops;
   if (patch.full || prev === undefined) {
     let state = prev;
-    for (let o = 0; o < ops.length; o++) if (ops[o].p.length === 0) state = decodeWire(ops[o].v, events);
+    for (let o = 0; o < ops.length; o++) {
+      if (ops[o].p.length === 0 && ops[o].order === undefined) state = decodeWire(ops[o].v, events);
+    }
     return state;
   }
   if (ops.length === 0) return prev;
@@ -548,10 +550,11 @@ export function applyPatch(prev, patch, events) {
 }
 
 /**
- * A copy of `object` with its keys in `order`, then any it has beyond them; every value the
- * same object.
+ * A copy of `object` with its keys in `order`, then any it has beyond them in their order; every
+ * value the same object (what is not a plain object is left as it is).
  */
 function inOrder(object, order) {
+  if (!isObject(object) || Array.isArray(object)) return object;
   const out = {};
   for (const key of order) if (Object.prototype.hasOwnProperty.call(object, key)) setOwn(out, key, object[key]);
   for (const key of Object.keys(object)) if (!Object.prototype.hasOwnProperty.call(out, key)) setOwn(out, key, object[key]);

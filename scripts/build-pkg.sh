@@ -83,7 +83,8 @@ if [[ "$PROFILING" == 1 ]]; then
   cp -r pkg "$PROF"
   wasm-bindgen --target web --keep-debug --out-dir "$PROF/glue-named" --out-name "$CRATE" "$WASM"
   # Same optimization as the package; -g keeps the name section.
-  node_modules/.bin/wasm-opt --merge-similar-functions -Os --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
+  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=600 \
+    --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
     "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
   # Every entry loads the inlined bytes: inline the named module.
   node -e 'const fs = require("fs"); const [wasm, out] = process.argv.slice(1);

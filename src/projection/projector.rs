@@ -713,7 +713,7 @@ impl<'a> ProjectorCore<'a> {
                         && inputs
                             .iter()
                             .zip(c.inputs.iter())
-                            .all(|(a, b)| deep_equal(a, b));
+                            .all(|(a, b)| equal_in_order(a, b));
                     if same {
                         if !new.is_empty() {
                             let deltas: Vec<&Prepared> =
@@ -882,7 +882,8 @@ impl<'a> ProjectorCore<'a> {
     }
 
     /// The key orders of the root and of the read model (a delta that replaces a key of either
-    /// puts it last; the overlay's read model holds all its keys).
+    /// puts it last). In a regular state the overlay's read model holds its eight keys; in an
+    /// irregular one (a key removed or added) the patch is whole and the order is not sent.
     fn orders(ov: Option<&Overlay>) -> (Vec<u8>, Vec<&'static str>) {
         let rm = ov
             .and_then(|o| o.doc.get("readModel"))
@@ -897,6 +898,12 @@ impl<'a> ProjectorCore<'a> {
     /// An `Order` op for the read model and one for the root where a delta changed their key
     /// order since the last patch.
     fn order_ops(&mut self, ov: Option<&Overlay>, ops: &mut Vec<PatchOp>) {
+        if ov.is_none()
+            && self.sent_order.0 == STANDARD_ORDER
+            && self.sent_order.1 == READ_MODEL_KEYS
+        {
+            return;
+        }
         let now = Self::orders(ov);
         if now.1 != self.sent_order.1 {
             ops.push(PatchOp::Order {
@@ -917,7 +924,8 @@ impl<'a> ProjectorCore<'a> {
         self.sent_order = now;
     }
 
-    /// The full state document (15 keys, reference order), deltas applied. `Err` while the
+    /// The full state document (the 15 keys in the reference's order after its deltas: a key a
+    /// delta replaced last, one it removed gone), deltas applied. `Err` while the
     /// state is unreadable (see [`Self::unreadable`]).
     pub fn state(&self) -> Result<Val, EventError> {
         Ok(self.expand(&self.state_compact()?))

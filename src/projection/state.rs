@@ -1,4 +1,5 @@
-//! The `AgentUiProjectionState` document: its 15 keys in reference order and small fixed parts.
+//! The `AgentUiProjectionState` document: its 15 keys in the reference's order (before any state
+//! delta reorders them) and small fixed parts.
 
 use crate::contract::val::{Obj, Val};
 

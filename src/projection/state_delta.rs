@@ -846,8 +846,9 @@ pub struct Outcome {
 
 /// The root keys of the whole state in order after one delta, whose operations are `ops` when
 /// it applied (`None`: it failed). The reference's patch copies put a root key an operation
-/// replaces (removes, then adds) last, drop one it removes, append one it adds, and append the
-/// `hydration` it rewrites after each delta (and the `diagnostics` of a failure) if gone.
+/// replaces (removes, then adds) last, drop one it removes, append one it adds if absent (an
+/// existing one keeps its place), and append the `hydration` it rewrites after each delta (and
+/// the `diagnostics` of a failure) if gone.
 fn reorder(order: &mut Vec<u8>, ops: Option<&[Op]>) {
     use super::state::STATE_KEYS;
     let root = |p: &[String]| match p {
@@ -859,7 +860,7 @@ fn reorder(order: &mut Vec<u8>, ops: Option<&[Op]>) {
             order.push(k);
         }
     };
-    // `diagnostics` and `hydration`.
+    // `diagnostics` and `hydration` (`STATE_KEYS` positions; tests::reorder_positions).
     let (diagnostics, hydration) = (10, 13);
     let Some(ops) = ops else {
         put(order, diagnostics);
@@ -1324,6 +1325,13 @@ fn apply_whole(doc: &Val, ops: &[Op], lk: &EventLookup<'_>) -> Result<Val, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reorder_positions() {
+        use crate::projection::state::STATE_KEYS;
+        assert_eq!(STATE_KEYS.get(10), Some(&"diagnostics"));
+        assert_eq!(STATE_KEYS.get(13), Some(&"hydration"));
+    }
 
     #[test]
     fn supersession_reads_only_its_fields() {

@@ -81,11 +81,14 @@ const delta = (id, sequence, patch) => ({
   createdAt: "2026-01-01T00:00:00.000Z",
 });
 
+// Our errors name the function and, for a projection, the event (docs/limits.md): compared
+// without those prefixes.
+const PREFIX = /^(\w+)(: [\w.]+)?: ((events\[\d+\]|accepted event \d+)( \(id "[^"]*"\))?: )?/;
 function run(fn) {
   try {
     return fn();
   } catch (error) {
-    return { threw: String(error).replace(/applyAgentRuntimeStateDeltas?ToProjectionState: /, "") };
+    return { threw: String(error).replace(PREFIX, "$1: ") };
   }
 }
 

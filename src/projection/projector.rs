@@ -145,6 +145,8 @@ struct Overlay {
     /// The state's root keys in order, as indexes into `STATE_KEYS` (a delta that replaces a
     /// root key puts it last).
     order: Vec<u8>,
+    /// The reference's projection throws at this delta (`state_delta::Outcome::throws`).
+    throws: Option<(u32, String)>,
 }
 
 /// Record a whole-unit replacement of `k` by `v` in `now`; false when the previous patch sent
@@ -498,7 +500,8 @@ impl<'a> ProjectorCore<'a> {
         self.tools.commit(p.tool);
         self.subagents.apply(ev);
         match p.delta {
-            Some(d) => {
+            Some(mut d) => {
+                d.ext = ext;
                 let i = self.deltas.len();
                 if let Some(a) = &d.area {
                     self.active_by_area.entry(a.clone()).or_default().push(i);
@@ -715,7 +718,8 @@ impl<'a> ProjectorCore<'a> {
                             .zip(c.inputs.iter())
                             .all(|(a, b)| equal_in_order(a, b));
                     if same {
-                        if !new.is_empty() {
+                        // Past a delta the reference throws at, later ones change nothing.
+                        if !new.is_empty() && c.overlay.throws.is_none() {
                             let deltas: Vec<&Prepared> =
                                 new.iter().filter_map(|&i| self.deltas.get(i)).collect();
                             let has = |s: &str| units.iter().any(|x| x == s);
@@ -736,6 +740,7 @@ impl<'a> ProjectorCore<'a> {
                                 side_failures,
                                 side_stale: c.overlay.side_stale || out.side_stale,
                                 order: out.order,
+                                throws: out.throws,
                             });
                         }
                         c.next_delta = self.deltas.len();
@@ -800,6 +805,7 @@ impl<'a> ProjectorCore<'a> {
             side_failures: out.side_failures,
             side_stale: out.side_stale,
             order: out.order,
+            throws: out.throws,
         }
     }
 
@@ -938,6 +944,9 @@ impl<'a> ProjectorCore<'a> {
             return Err(e);
         }
         let ov = self.overlay();
+        if let Some(e) = self.thrown(ov.as_deref()) {
+            return Err(e);
+        }
         Ok(self.build_state(ov.as_deref()))
     }
 
@@ -1028,15 +1037,26 @@ impl<'a> ProjectorCore<'a> {
         if let Some(e) = self.unreadable() {
             return Err(e);
         }
-        Ok(self.take_patch_readable())
+        self.take_patch_readable()
     }
 
-    fn take_patch_readable(&mut self) -> Patch {
+    /// What a delta the reference's projection throws at makes of the state (`Err`).
+    fn thrown(&self, ov: Option<&Overlay>) -> Option<EventError> {
+        let (ext, msg) = ov?.throws.as_ref()?;
+        Some(EventError {
+            message: format!("{}{msg}", self.name_accepted(*ext)),
+        })
+    }
+
+    fn take_patch_readable(&mut self) -> Result<Patch, EventError> {
         if !self.changed && !self.full_pending {
             // Nothing was accepted since the last patch: the state is the same.
-            return Patch::default();
+            return Ok(Patch::default());
         }
         let ov = self.overlay();
+        if let Some(e) = self.thrown(ov.as_deref()) {
+            return Err(e);
+        }
         let units_now: Vec<String> = ov.as_ref().map(|o| o.units.clone()).unwrap_or_default();
         let irregular = self.irregular(ov.as_deref());
         let prev_irregular = self.prev_units.iter().any(|u| u == "!irregular");
@@ -1060,13 +1080,13 @@ impl<'a> ProjectorCore<'a> {
             self.prev_diag_len = n;
             self.prev_stale = ov.as_ref().map(|o| o.side_stale).unwrap_or(false);
             self.sent_order = Self::orders(ov.as_deref());
-            return Patch {
+            return Ok(Patch {
                 full: true,
                 ops: vec![PatchOp::Replace {
                     path: vec![],
                     value: v,
                 }],
-            };
+            });
         }
         let mut whole: Vec<String> = units_now.clone();
         for u in &self.prev_units {
@@ -1252,7 +1272,7 @@ impl<'a> ProjectorCore<'a> {
         self.changed = false;
         let _ = static_key;
         self.order_ops(ovr, &mut ops);
-        Patch { full: false, ops }
+        Ok(Patch { full: false, ops })
     }
 }
 

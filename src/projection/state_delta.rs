@@ -59,6 +59,8 @@ pub struct Prepared {
     pub area: Option<String>,
     /// State units the operations name (roots; `readModel.<key>`; `readModel.*`).
     pub units: Vec<String>,
+    /// The delta event's index as the projector names it (set when it accepts the event).
+    pub ext: u32,
 }
 
 fn decode_token(t: &str) -> String {
@@ -225,6 +227,7 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
     };
     let Some((target, raw_ops)) = read_delta(ev) else {
         return Some(Prepared {
+            ext: 0,
             event_id,
             ops: Err("Missing or invalid state.delta payload.".into()),
             area: None,
@@ -288,6 +291,7 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
         });
     }
     Some(Prepared {
+        ext: 0,
         event_id,
         ops: match err {
             Some(e) => Err(e),
@@ -842,6 +846,9 @@ pub struct Outcome {
     /// The whole state's root keys in order, as indexes into `STATE_KEYS` (the document holds
     /// only the units).
     pub order: Vec<u8>,
+    /// The reference's projection throws at this delta (its `ext`) with this message: a failed
+    /// delta's diagnostic cannot join the state's `diagnostics` (not a list, a nullish item).
+    pub throws: Option<(u32, String)>,
 }
 
 /// The root keys of the whole state in order after one delta, whose operations are `ops` when
@@ -911,6 +918,7 @@ pub fn run(
 ) -> Outcome {
     let mut side_failures = Vec::new();
     let mut side_stale = false;
+    let mut throws = None;
     for d in deltas {
         let result = match &d.ops {
             Err(e) => Err(e.clone()),
@@ -922,14 +930,19 @@ pub fn run(
             Err(msg) => {
                 let (diag_id, failure) = failure_diagnostic(d, msg);
                 if diag_unit {
-                    let diags = doc.get("diagnostics").cloned().unwrap_or_default();
-                    let mut list: Vec<Val> = diags
-                        .as_arr()
-                        .unwrap_or(&[])
-                        .iter()
-                        .filter(|x| x.get("id").and_then(Val::as_str) != Some(diag_id.as_str()))
-                        .cloned()
-                        .collect();
+                    // An event object a delta put there stands as it is (`Ok(None)`).
+                    let held = doc.get("diagnostics");
+                    let mut list = match diagnostics_without(held, &diag_id) {
+                        Ok(list) => list.unwrap_or_else(|| {
+                            held.and_then(Val::as_arr)
+                                .map(<[Val]>::to_vec)
+                                .unwrap_or_default()
+                        }),
+                        Err(msg) => {
+                            throws = Some((d.ext, msg));
+                            break;
+                        }
+                    };
                     list.push(failure);
                     doc.set("diagnostics", Val::arr(list));
                 } else {
@@ -950,6 +963,7 @@ pub fn run(
         side_failures,
         side_stale,
         order,
+        throws,
     }
 }
 
@@ -1052,6 +1066,37 @@ fn with_key(v: &Val, k: &str, x: Val) -> Val {
 }
 
 /// `v.k` for the reference's property reads, with its TypeError message on a nullish `v`.
+/// `state.diagnostics.filter((item) => item.id !== id)` of the reference's `upsertDiagnostic`
+/// (a failed delta's diagnostic replaces its earlier one), with its TypeErrors (`Err`): a list
+/// that is not an array, a nullish item. `Ok(None)`: the list, an item or an id is a
+/// placeholder (`Val::Event`: a part of a state that crossed by reference).
+fn diagnostics_without(list: Option<&Val>, id: &str) -> Result<Option<Vec<Val>>, String> {
+    let list = match list {
+        Some(Val::Arr(a)) => a,
+        Some(Val::Event(_)) => return Ok(None),
+        Some(v @ (Val::Null | Val::Undef)) => {
+            return Err(format!(
+                "Cannot read properties of {} (reading 'filter')",
+                type_of_nullish(v)
+            ))
+        }
+        None => return Err("Cannot read properties of undefined (reading 'filter')".into()),
+        Some(_) => return Err("state.diagnostics.filter is not a function".into()),
+    };
+    for x in list.iter() {
+        let item_id = read_prop(x, "id")?;
+        if matches!(x, Val::Event(_)) || matches!(item_id, Val::Event(_)) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(
+        list.iter()
+            .filter(|x| x.get("id").and_then(Val::as_str) != Some(id))
+            .cloned()
+            .collect(),
+    ))
+}
+
 fn read_prop(v: &Val, k: &str) -> Result<Val, String> {
     if v.is_nullish() {
         return Err(format!(
@@ -1220,39 +1265,11 @@ impl WholeStatePass {
                 }
                 Err(msg) => {
                     let (diag_id, failure) = failure_diagnostic(d, msg.clone());
-                    let list = match doc.get("diagnostics") {
-                        Some(Val::Arr(a)) => a,
-                        Some(Val::Event(_)) => return Err(PassError::NeedsDiagnostics),
-                        Some(v @ Val::Null) | Some(v @ Val::Undef) => {
-                            return Err(PassError::Throws(format!(
-                                "Cannot read properties of {} (reading 'filter')",
-                                type_of_nullish(v)
-                            )))
-                        }
-                        None => {
-                            return Err(PassError::Throws(
-                                "Cannot read properties of undefined (reading 'filter')".into(),
-                            ))
-                        }
-                        Some(_) => {
-                            return Err(PassError::Throws(
-                                "state.diagnostics.filter is not a function".into(),
-                            ))
-                        }
-                    };
-                    // `item.id` of each (a nullish item throws); an item or id that crossed as
-                    // a placeholder (an operation named the list) needs the list whole.
-                    for x in list.iter() {
-                        let id = read_prop(x, "id").map_err(PassError::Throws)?;
-                        if matches!(x, Val::Event(_)) || matches!(id, Val::Event(_)) {
-                            return Err(PassError::NeedsDiagnostics);
-                        }
-                    }
-                    let mut list: Vec<Val> = list
-                        .iter()
-                        .filter(|x| x.get("id").and_then(Val::as_str) != Some(diag_id.as_str()))
-                        .cloned()
-                        .collect();
+                    // A list, item or id that crossed as a placeholder (an operation named the
+                    // list) needs the list whole.
+                    let mut list = diagnostics_without(doc.get("diagnostics"), &diag_id)
+                        .map_err(PassError::Throws)?
+                        .ok_or(PassError::NeedsDiagnostics)?;
                     list.push(failure);
                     let hydration = with_key(
                         &doc.get("hydration").cloned().unwrap_or_default(),

@@ -519,18 +519,20 @@ test("views: random state deltas give the state the batch projection gives, the 
   assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]));
 });
 
+/** A `state.delta` event of `patch` on the whole projection. */
+const projectionDelta = (id, patch) => ({
+  id,
+  kind: "state",
+  status: "completed",
+  eventClass: "state.delta",
+  title: "delta",
+  payload: { target: "projection", patch },
+  createdAt: "2026-06-10T00:00:00.000Z",
+});
+
 test("views: a delta that shifts a list's items or moves a root key keeps the caller's objects", () => {
   const state = api.projectAgentUiState({ executionEvents: api.generateRuntimeEvents(40, 5) });
-  const apply = (patch, given = state) =>
-    api.applyAgentRuntimeStateDeltaToProjectionState(given, {
-      id: "d",
-      kind: "state",
-      status: "completed",
-      eventClass: "state.delta",
-      title: "delta",
-      payload: { target: "projection", patch },
-      createdAt: "2026-06-10T00:00:00.000Z",
-    });
+  const apply = (patch, given = state) => api.applyAgentRuntimeStateDeltaToProjectionState(given, projectionDelta("d", patch));
   // Items shift: the artifacts cross as containers (their ids are read), the graph whole (moved from).
   for (const patch of [
     [{ op: "remove", path: "/artifacts/0" }],
@@ -748,4 +750,29 @@ test("agentEventSurface throws where the reference calls a string method on an e
   assert.equal(api.agentEventSurface({ eventClass: 5, kind: "sandbox" }), "permission");
   assert.equal(api.agentEventSurface({ eventClass: null, kind: "tool" }), "tool");
   assert.equal(api.agentEventSurface({ kind: "model" }), "runtime-status");
+});
+
+// The reference's projection adds a failed delta's diagnostic with `state.diagnostics.filter(
+// (item) => item.id !== ...)`: after a delta that removed the list, made it a non-list or gave it
+// a null item, it throws (our message names the event first, docs/limits.md).
+test("views: a failed delta over a diagnostics list an earlier delta broke throws the reference's TypeError, batch and projector", () => {
+  const base = api.generateRuntimeEvents(20, 4);
+  const delta = projectionDelta;
+  const failing = delta("f", [{ op: "replace", path: "/timeline/-", value: 1 }]);
+  for (const [patch, message] of [
+    [[{ op: "remove", path: "/diagnostics" }], "Cannot read properties of undefined (reading 'filter')"],
+    [[{ op: "replace", path: "/diagnostics", value: null }], "Cannot read properties of null (reading 'filter')"],
+    [[{ op: "replace", path: "/diagnostics", value: "v" }], "state.diagnostics.filter is not a function"],
+    [[{ op: "add", path: "/diagnostics/0", value: null }], "Cannot read properties of null (reading 'id')"],
+  ]) {
+    const events = [...base, delta("e", patch), failing];
+    const thrown = (error) => error instanceof TypeError && error.message.endsWith(`(id "f"): ${message}`);
+    assert.throws(() => api.projectAgentUiState({ executionEvents: events }), thrown, JSON.stringify(patch));
+    const projector = api.createAgentUiProjector();
+    projector.applyMany(events.slice(0, -1));
+    assert.throws(() => projector.apply(failing), thrown, JSON.stringify(patch));
+    assert.throws(() => projector.getState(), thrown, JSON.stringify(patch));
+    // The broken list alone is a state.
+    assert.equal(typeof api.projectAgentUiState({ executionEvents: events.slice(0, -1) }), "object");
+  }
 });

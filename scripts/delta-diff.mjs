@@ -83,7 +83,7 @@ const delta = (id, sequence, patch) => ({
 
 // Our errors name the function and, for a projection, the event (docs/limits.md): compared
 // without those prefixes.
-const PREFIX = /^(\w+)(: [\w.]+)?: ((events\[\d+\]|accepted event \d+)( \(id "[^"]*"\))?: )?/;
+const PREFIX = /^(\w+)(: [\w.]+)?: ((events\[\d+\]|accepted event \d+|event \d+)( \(id "(?:[^"\\]|\\.)*"\))?: )?/;
 function run(fn) {
   try {
     return fn();

@@ -1065,7 +1065,6 @@ fn with_key(v: &Val, k: &str, x: Val) -> Val {
     o.into_val()
 }
 
-/// `v.k` for the reference's property reads, with its TypeError message on a nullish `v`.
 /// `state.diagnostics.filter((item) => item.id !== id)` of the reference's `upsertDiagnostic`
 /// (a failed delta's diagnostic replaces its earlier one), with its TypeErrors (`Err`): a list
 /// that is not an array, a nullish item. `Ok(None)`: the list, an item or an id is a
@@ -1097,6 +1096,7 @@ fn diagnostics_without(list: Option<&Val>, id: &str) -> Result<Option<Vec<Val>>,
     ))
 }
 
+/// `v.k` for the reference's property reads, with its TypeError message on a nullish `v`.
 fn read_prop(v: &Val, k: &str) -> Result<Val, String> {
     if v.is_nullish() {
         return Err(format!(

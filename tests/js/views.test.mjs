@@ -772,6 +772,13 @@ test("views: a failed delta over a diagnostics list an earlier delta broke throw
     projector.applyMany(events.slice(0, -1));
     assert.throws(() => projector.apply(failing), thrown, JSON.stringify(patch));
     assert.throws(() => projector.getState(), thrown, JSON.stringify(patch));
+    // A later event of the failed delta's area supersedes it: the state is readable again.
+    const later = { ...base[1], id: "later", sequence: 999 };
+    assert.deepStrictEqual(
+      projector.apply(later),
+      api.projectAgentUiState({ executionEvents: [...events, later] }),
+      JSON.stringify(patch),
+    );
     // The broken list alone is a state.
     assert.equal(typeof api.projectAgentUiState({ executionEvents: events.slice(0, -1) }), "object");
   }

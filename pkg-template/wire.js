@@ -556,8 +556,8 @@ export function applyPatch(prev, patch, events) {
 function inOrder(object, order) {
   if (!isObject(object) || Array.isArray(object)) return object;
   const out = {};
-  for (const key of order) if (Object.prototype.hasOwnProperty.call(object, key)) setOwn(out, key, object[key]);
-  for (const key of Object.keys(object)) if (!Object.prototype.hasOwnProperty.call(out, key)) setOwn(out, key, object[key]);
+  for (const key of order) if (hasOwn(object, key)) setOwn(out, key, object[key]);
+  for (const key of Object.keys(object)) if (!hasOwn(out, key)) setOwn(out, key, object[key]);
   return out;
 }
 

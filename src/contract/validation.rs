@@ -899,10 +899,7 @@ fn read_model_sharing(
         if let Some(Value::Array(items)) = rec.get(*field) {
             for (i, item) in items.iter().enumerate() {
                 let at = item_path(path, field, i);
-                match shared(model, list, i) {
-                    Some(source) => event_projection_of(sink, item, &at, Some(source)),
-                    None => event_projection(sink, item, &at),
-                }
+                event_projection_of(sink, item, &at, shared(model, list, i));
             }
         }
     }

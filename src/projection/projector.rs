@@ -17,7 +17,7 @@ use super::patch::{change_ops, list_op, ListChange, ListTracker, Patch, PatchOp,
 use super::read_model::{ReadFacts, ReadModelAcc, READ_MODEL_KEYS};
 use super::refs::{RefViews, REF_VIEWS};
 use super::runtime::RuntimeAcc;
-use super::state::{hydration, static_key, STANDARD_ORDER, STATE_KEYS};
+use super::state::{hydration, static_key, STATE_KEYS};
 use super::state_delta::{self, EventLookup, Prepared};
 use super::subagents::{self, SubagentsAcc};
 use super::templates;
@@ -66,8 +66,10 @@ pub struct ProjectorCore<'a> {
     prev_failures: Vec<Val>,
     prev_diag_len: usize,
     prev_stale: bool,
-    /// The key orders of the root and of the read model the receiver's state has.
-    sent_order: (Vec<u8>, Vec<&'static str>),
+    /// The key order of the root the receiver's state has.
+    sent_root: Vec<&'static str>,
+    /// The key order of the read model the receiver's state has.
+    sent_rm: Vec<&'static str>,
     /// Whole-unit replacements of the previous patch (an identical one is not sent again).
     prev_sent: Vec<(String, Val)>,
     /// Long event-field strings shared into the state, by address: (ext, field). The strings
@@ -142,9 +144,8 @@ struct Overlay {
     doc: Obj,
     side_failures: Vec<Val>,
     side_stale: bool,
-    /// The state's root keys in order, as indexes into `STATE_KEYS` (a delta that replaces a
-    /// root key puts it last).
-    order: Vec<u8>,
+    /// The state's root keys in order (a delta that replaces a root key puts it last).
+    order: Vec<&'static str>,
     /// The reference's projection throws at this delta (`state_delta::Outcome::throws`).
     throws: Option<(u32, String)>,
 }
@@ -200,7 +201,8 @@ impl<'a> ProjectorCore<'a> {
             prev_failures: Vec::new(),
             prev_diag_len: 0,
             prev_stale: false,
-            sent_order: (STANDARD_ORDER.to_vec(), READ_MODEL_KEYS.to_vec()),
+            sent_root: STATE_KEYS.to_vec(),
+            sent_rm: READ_MODEL_KEYS.to_vec(),
             prev_sent: Vec::new(),
             field_strings: HashMap::default(),
             field_strings_kept: Vec::new(),
@@ -797,7 +799,7 @@ impl<'a> ProjectorCore<'a> {
             &self.lookup(),
             has("diagnostics"),
             has("hydration"),
-            STANDARD_ORDER.to_vec(),
+            STATE_KEYS.to_vec(),
         );
         Overlay {
             units,
@@ -871,10 +873,7 @@ impl<'a> ProjectorCore<'a> {
 
     fn build_state(&self, ov: Option<&Overlay>) -> Val {
         let mut o = Obj::with_capacity(15);
-        for k in Self::root_order(ov)
-            .iter()
-            .filter_map(|&i| STATE_KEYS.get(usize::from(i)).copied())
-        {
+        for &k in Self::root_order(ov) {
             if let Some(v) = self.output_value(k, ov) {
                 o.push(k, v);
             }
@@ -883,51 +882,53 @@ impl<'a> ProjectorCore<'a> {
     }
 
     /// The state's root keys in order.
-    fn root_order(ov: Option<&Overlay>) -> &[u8] {
-        ov.map_or(&STANDARD_ORDER, |o| &o.order)
+    fn root_order(ov: Option<&Overlay>) -> &[&'static str] {
+        ov.map_or(&STATE_KEYS, |o| &o.order)
     }
 
-    /// The key orders of the root and of the read model (a delta that replaces a key of either
-    /// puts it last). In a regular state the overlay's read model holds its eight keys; in an
+    /// The read model's keys in order, where a delta replaced one (it goes last); `None`: in
+    /// their own order. In a regular state the overlay's read model holds its eight keys; in an
     /// irregular one (a key removed or added) the patch is whole and the order is not sent.
-    fn orders(ov: Option<&Overlay>) -> (Vec<u8>, Vec<&'static str>) {
-        let rm = ov
-            .and_then(|o| o.doc.get("readModel"))
+    fn rm_order(ov: Option<&Overlay>) -> Option<&Obj> {
+        ov.and_then(|o| o.doc.get("readModel"))
             .and_then(Val::as_obj)
-            .map_or_else(
-                || READ_MODEL_KEYS.to_vec(),
-                |o| o.keys().filter_map(static_key).collect(),
-            );
-        (Self::root_order(ov).to_vec(), rm)
+    }
+
+    /// The receiver now holds the key orders of the state `ov` gives.
+    fn sync_orders(&mut self, ov: Option<&Overlay>) {
+        self.sent_root = Self::root_order(ov).to_vec();
+        self.sent_rm = Self::rm_order(ov).map_or_else(
+            || READ_MODEL_KEYS.to_vec(),
+            |o| o.keys().filter_map(static_key).collect(),
+        );
     }
 
     /// An `Order` op for the read model and one for the root where a delta changed their key
-    /// order since the last patch.
+    /// order since the last patch (compared in place: a patch without a new order allocates
+    /// nothing for it).
     fn order_ops(&mut self, ov: Option<&Overlay>, ops: &mut Vec<PatchOp>) {
-        if ov.is_none()
-            && self.sent_order.0 == STANDARD_ORDER
-            && self.sent_order.1 == READ_MODEL_KEYS
-        {
+        let rm_same = match Self::rm_order(ov) {
+            Some(o) => o.keys().eq(self.sent_rm.iter().copied()),
+            None => self.sent_rm == READ_MODEL_KEYS,
+        };
+        let root_same = Self::root_order(ov) == self.sent_root.as_slice();
+        if rm_same && root_same {
             return;
         }
-        let now = Self::orders(ov);
-        if now.1 != self.sent_order.1 {
+        let (was_root, was_rm) = (self.sent_root.clone(), self.sent_rm.clone());
+        self.sync_orders(ov);
+        if self.sent_rm != was_rm {
             ops.push(PatchOp::Order {
                 path: ptr_keys(&["readModel"]),
-                keys: now.1.clone(),
+                keys: self.sent_rm.clone(),
             });
         }
-        if now.0 != self.sent_order.0 {
+        if self.sent_root != was_root {
             ops.push(PatchOp::Order {
                 path: Vec::new(),
-                keys: now
-                    .0
-                    .iter()
-                    .filter_map(|&i| STATE_KEYS.get(usize::from(i)).copied())
-                    .collect(),
+                keys: self.sent_root.clone(),
             });
         }
-        self.sent_order = now;
     }
 
     /// The full state document (the 15 keys in the reference's order after its deltas: a key a
@@ -1029,7 +1030,7 @@ impl<'a> ProjectorCore<'a> {
         if self.full_pending && !self.changed && self.event_count() == 0 {
             self.sync_all();
             self.full_pending = false;
-            self.sent_order = Self::orders(None);
+            self.sync_orders(None);
         }
     }
 
@@ -1079,7 +1080,7 @@ impl<'a> ProjectorCore<'a> {
             self.prev_failures = f;
             self.prev_diag_len = n;
             self.prev_stale = ov.as_ref().map(|o| o.side_stale).unwrap_or(false);
-            self.sent_order = Self::orders(ov.as_deref());
+            self.sync_orders(ov.as_deref());
             return Ok(Patch {
                 full: true,
                 ops: vec![PatchOp::Replace {
@@ -1270,7 +1271,6 @@ impl<'a> ProjectorCore<'a> {
             self.prev_units.push("!diagfiltered".into());
         }
         self.changed = false;
-        let _ = static_key;
         self.order_ops(ovr, &mut ops);
         Ok(Patch { full: false, ops })
     }

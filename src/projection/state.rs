@@ -22,10 +22,6 @@ pub const STATE_KEYS: [&str; 15] = [
     "ephemeralUi",
 ];
 
-/// [`STATE_KEYS`] in their own order, as indexes: the root order of a state no delta reordered
-/// (the order is kept as indexes into [`STATE_KEYS`]: `state_delta::reorder`).
-pub const STANDARD_ORDER: [u8; 15] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
-
 /// `hydration` from the event count (and the stale flag of failed deltas).
 pub fn hydration(event_count: usize, stale: bool) -> Val {
     let status = if stale {

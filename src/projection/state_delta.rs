@@ -843,9 +843,8 @@ pub struct Outcome {
     pub side_failures: Vec<Val>,
     /// A failure happened and `hydration` is not a unit: the output status is "stale".
     pub side_stale: bool,
-    /// The whole state's root keys in order, as indexes into `STATE_KEYS` (the document holds
-    /// only the units).
-    pub order: Vec<u8>,
+    /// The whole state's root keys in order (the document holds only the units).
+    pub order: Vec<&'static str>,
     /// The reference's projection throws at this delta (its `ext`) with this message: a failed
     /// delta's diagnostic cannot join the state's `diagnostics` (not a list, a nullish item).
     pub throws: Option<(u32, String)>,
@@ -856,22 +855,19 @@ pub struct Outcome {
 /// replaces (removes, then adds) last, drop one it removes, append one it adds if absent (an
 /// existing one keeps its place), and append the `hydration` it rewrites after each delta (and
 /// the `diagnostics` of a failure) if gone.
-fn reorder(order: &mut Vec<u8>, ops: Option<&[Op]>) {
-    use super::state::STATE_KEYS;
+fn reorder(order: &mut Vec<&'static str>, ops: Option<&[Op]>) {
     let root = |p: &[String]| match p {
-        [k] => STATE_KEYS.iter().position(|s| s == k).map(|i| i as u8),
+        [k] => super::state::STATE_KEYS.iter().copied().find(|s| s == k),
         _ => None,
     };
-    let put = |order: &mut Vec<u8>, k: u8| {
+    let put = |order: &mut Vec<&'static str>, k: &'static str| {
         if !order.contains(&k) {
             order.push(k);
         }
     };
-    // `diagnostics` and `hydration` (`STATE_KEYS` positions; tests::reorder_positions).
-    let (diagnostics, hydration) = (10, 13);
     let Some(ops) = ops else {
-        put(order, diagnostics);
-        put(order, hydration);
+        put(order, "diagnostics");
+        put(order, "hydration");
         return;
     };
     for op in ops {
@@ -889,7 +885,7 @@ fn reorder(order: &mut Vec<u8>, ops: Option<&[Op]>) {
             put(order, k);
         }
     }
-    put(order, hydration);
+    put(order, "hydration");
 }
 
 /// The diagnostic of a delta that failed with `msg` (§3.13.4), and its id.
@@ -914,7 +910,7 @@ pub fn run(
     lk: &EventLookup<'_>,
     diag_unit: bool,
     hydration_unit: bool,
-    mut order: Vec<u8>,
+    mut order: Vec<&'static str>,
 ) -> Outcome {
     let mut side_failures = Vec::new();
     let mut side_stale = false;
@@ -930,14 +926,8 @@ pub fn run(
             Err(msg) => {
                 let (diag_id, failure) = failure_diagnostic(d, msg);
                 if diag_unit {
-                    // An event object a delta put there stands as it is (`Ok(None)`).
-                    let held = doc.get("diagnostics");
-                    let mut list = match diagnostics_without(held, &diag_id) {
-                        Ok(list) => list.unwrap_or_else(|| {
-                            held.and_then(Val::as_arr)
-                                .map(<[Val]>::to_vec)
-                                .unwrap_or_default()
-                        }),
+                    let mut list = match diagnostics_without(doc.get("diagnostics"), &diag_id) {
+                        Ok(list) => list,
                         Err(msg) => {
                             throws = Some((d.ext, msg));
                             break;
@@ -1045,7 +1035,7 @@ pub enum PassError {
     /// recorded: `diagnostics` is not an array).
     Throws(String),
     /// A delta failed and the state's `diagnostics` was left out (a placeholder): run again
-    /// with it ([`WholeStatePass::needed`] `with_diagnostics`).
+    /// with it ([`WholeStatePass::needed_json`] `with_diagnostics`).
     NeedsDiagnostics,
 }
 
@@ -1067,12 +1057,10 @@ fn with_key(v: &Val, k: &str, x: Val) -> Val {
 
 /// `state.diagnostics.filter((item) => item.id !== id)` of the reference's `upsertDiagnostic`
 /// (a failed delta's diagnostic replaces its earlier one), with its TypeErrors (`Err`): a list
-/// that is not an array, a nullish item. `Ok(None)`: the list, an item or an id is a
-/// placeholder (`Val::Event`: a part of a state that crossed by reference).
-fn diagnostics_without(list: Option<&Val>, id: &str) -> Result<Option<Vec<Val>>, String> {
+/// that is not an array, a nullish item.
+fn diagnostics_without(list: Option<&Val>, id: &str) -> Result<Vec<Val>, String> {
     let list = match list {
         Some(Val::Arr(a)) => a,
-        Some(Val::Event(_)) => return Ok(None),
         Some(v @ (Val::Null | Val::Undef)) => {
             return Err(format!(
                 "Cannot read properties of {} (reading 'filter')",
@@ -1083,17 +1071,13 @@ fn diagnostics_without(list: Option<&Val>, id: &str) -> Result<Option<Vec<Val>>,
         Some(_) => return Err("state.diagnostics.filter is not a function".into()),
     };
     for x in list.iter() {
-        let item_id = read_prop(x, "id")?;
-        if matches!(x, Val::Event(_)) || matches!(item_id, Val::Event(_)) {
-            return Ok(None);
-        }
+        read_prop(x, "id")?;
     }
-    Ok(Some(
-        list.iter()
-            .filter(|x| x.get("id").and_then(Val::as_str) != Some(id))
-            .cloned()
-            .collect(),
-    ))
+    Ok(list
+        .iter()
+        .filter(|x| x.get("id").and_then(Val::as_str) != Some(id))
+        .cloned()
+        .collect())
 }
 
 /// `v.k` for the reference's property reads, with its TypeError message on a nullish `v`.
@@ -1267,9 +1251,18 @@ impl WholeStatePass {
                     let (diag_id, failure) = failure_diagnostic(d, msg.clone());
                     // A list, item or id that crossed as a placeholder (an operation named the
                     // list) needs the list whole.
-                    let mut list = diagnostics_without(doc.get("diagnostics"), &diag_id)
-                        .map_err(PassError::Throws)?
-                        .ok_or(PassError::NeedsDiagnostics)?;
+                    let held = doc.get("diagnostics");
+                    let placeholder = |x: &Val| matches!(x, Val::Event(_));
+                    if held.is_some_and(placeholder)
+                        || held.and_then(Val::as_arr).is_some_and(|a| {
+                            a.iter()
+                                .any(|x| placeholder(x) || x.get("id").is_some_and(placeholder))
+                        })
+                    {
+                        return Err(PassError::NeedsDiagnostics);
+                    }
+                    let mut list =
+                        diagnostics_without(held, &diag_id).map_err(PassError::Throws)?;
                     list.push(failure);
                     let hydration = with_key(
                         &doc.get("hydration").cloned().unwrap_or_default(),
@@ -1343,6 +1336,7 @@ fn apply_whole(doc: &Val, ops: &[Op], lk: &EventLookup<'_>) -> Result<Val, Strin
 mod tests {
     use super::*;
 
+    /// The two keys a failed delta adds back stand where the reference's state has them.
     #[test]
     fn reorder_positions() {
         use crate::projection::state::STATE_KEYS;

@@ -9,6 +9,8 @@
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::val::{wire_string, Obj, Val};
+
 /// Parse one JSON text (trailing non-whitespace is an error, as with `serde_json::from_str`).
 pub fn parse_value(text: &str) -> Result<Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
@@ -181,6 +183,71 @@ impl<'de> Visitor<'de> for ArrayCheck {
     }
 }
 
+/// Parse one JSON text written with the wire encoding straight into a [`Val`]: the same value
+/// as `Val::from_wire_json(&parse_value(text)?)`, without building the `serde_json::Value`
+/// between (no hashed maps).
+pub fn parse_wire_val(text: &str) -> Result<Val, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = WireValSeed.deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// The visitor of [`parse_wire_val`].
+struct WireValSeed;
+
+impl<'de> DeserializeSeed<'de> for WireValSeed {
+    type Value = Val;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
+        d.deserialize_any(WireValSeed)
+    }
+}
+
+impl<'de> Visitor<'de> for WireValSeed {
+    type Value = Val;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Val, E> {
+        Ok(Val::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Val, E> {
+        Ok(Val::Num(n as f64))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Val, E> {
+        Ok(Val::Num(n as f64))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Val, E> {
+        // As `parse_value` then `from_wire_json`: a number beyond the doubles is null.
+        Ok(if n.is_finite() {
+            Val::Num(n)
+        } else {
+            Val::Null
+        })
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Val, E> {
+        Ok(wire_string(s))
+    }
+    fn visit_unit<E>(self) -> Result<Val, E> {
+        Ok(Val::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
+        let mut items = Vec::new();
+        while let Some(x) = seq.next_element_seed(WireValSeed)? {
+            items.push(x);
+        }
+        Ok(Val::arr(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
+        let mut members: Vec<(String, Val)> = Vec::with_capacity(8);
+        while let Some(k) = map.next_key::<String>()? {
+            members.push((k, map.next_value_seed(WireValSeed)?));
+        }
+        Ok(Obj::from_members(members).into_val())
+    }
+}
+
 struct ValueSeed;
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
@@ -278,6 +345,55 @@ mod tests {
         assert!(parse_value(&deep).is_err());
         let text = crate::generator::generate_json(500, 7, "{}").unwrap_or_default();
         same(&text);
+    }
+
+    /// `parse_wire_val` against `from_wire_json` over `parse_value`: the same value, keys in the
+    /// same order, and an error where it has one.
+    fn same_val(text: &str) {
+        use crate::contract::val::{equal_in_order, Val};
+        let old = parse_value(text).map(|v| Val::from_wire_json(&v));
+        match (old, super::parse_wire_val(text)) {
+            (Ok(a), Ok(b)) => assert!(equal_in_order(&a, &b), "{text}: {a:?} vs {b:?}"),
+            (Err(_), Err(_)) => {}
+            (a, b) => panic!("{text}: {a:?} vs {b:?}"),
+        }
+    }
+
+    #[test]
+    fn wire_vals_as_from_wire_json() {
+        let many = |n: usize, dup: bool| {
+            let mut members: Vec<String> = (0..n).map(|i| format!("\"k{}\":{i}", n - i)).collect();
+            if dup {
+                members.push("\"k3\":\"again\"".into());
+                members.push("\"7\":1,\"2\":[],\"07\":0".into());
+            }
+            format!("{{{}}}", members.join(","))
+        };
+        for t in [
+            r#"{"b":1,"a":[1,2.5,-3,1e400,"x\u0000y",null,true,{}],"c":{"z":{},"y":[]}}"#,
+            r#"{"k":1,"k":2,"j":3}"#,
+            r#"{"k":{"a":1},"x":0,"k":[2]}"#,
+            r#"[18446744073709551615,-9223372036854775808,0.1,-0,1.7976931348623157e308]"#,
+            r#"{"__proto__":{"x":1},"0":1,"10":2,"1":3,"4294967295":4,"4294967294":5,"01":6,"":7}"#,
+            r#"["\u0000u","\u0000e12","\u0000e","\u0000ex","\u0000\u0000u","\u0000x","",{"\u0000u":"\u0000e0"}]"#,
+            r#"{"s":"\ud83d\ude00 \" \\ \n","t":"é"}"#,
+            "  \"s\"  ",
+            "{} x",
+            "[1,]",
+            "",
+            "{\"a\":",
+            "{\"a\" 1}",
+            &many(5, true),
+            &many(16, true),
+            &many(17, false),
+            &many(40, true),
+        ] {
+            same_val(t);
+        }
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        assert!(super::parse_wire_val(&deep).is_err());
+        let text = crate::generator::generate_json(300, 11, "{}").unwrap_or_default();
+        same_val(&text);
     }
 
     #[test]

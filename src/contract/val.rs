@@ -84,6 +84,9 @@ pub struct Made {
 }
 
 /// A JS plain object: entries in JS own-key order.
+/// Up to this many members, [`Obj::from_members`] finds a repeated key by a linear search.
+const SMALL_OBJECT: usize = 16;
+
 #[derive(Clone, Debug, Default)]
 pub struct Obj {
     entries: Vec<(Key, Val)>,
@@ -137,6 +140,34 @@ impl Obj {
             return;
         }
         self.insert_new(k, v);
+    }
+
+    /// The object `JSON.parse` makes of `members` in text order: a key given twice keeps its
+    /// first position and its last value, and canonical array-index keys go first, ascending.
+    /// Linear in the members (a large object finds its repeats through a hashed map).
+    pub fn from_members(members: Vec<(String, Val)>) -> Obj {
+        let mut out = Obj::with_capacity(members.len());
+        if members.len() <= SMALL_OBJECT {
+            for (k, v) in members {
+                out.set_dyn(&k, v);
+            }
+            return out;
+        }
+        // Each key's last position, in the order of its first (serde_json's map).
+        let mut last = serde_json::Map::with_capacity(members.len());
+        let mut values = Vec::with_capacity(members.len());
+        for (i, (k, v)) in members.into_iter().enumerate() {
+            last.insert(k, serde_json::Value::from(i));
+            values.push(Some(v));
+        }
+        for (k, at) in ordered_entries(&last) {
+            let v = at
+                .as_u64()
+                .and_then(|i| values.get_mut(usize::try_from(i).ok()?))
+                .and_then(Option::take);
+            out.entries.push((Key::dynamic(k), v.unwrap_or_default()));
+        }
+        out
     }
 
     /// Set a key with a dynamic name.
@@ -559,7 +590,7 @@ fn scalar(v: &serde_json::Value, wire: bool) -> Option<Val> {
 }
 
 /// A string of the wire encoding (see [`Val::from_wire_json`]).
-fn wire_string(s: &str) -> Val {
+pub(crate) fn wire_string(s: &str) -> Val {
     let Some(rest) = s.strip_prefix('\0') else {
         return Val::str(s);
     };

@@ -26,6 +26,11 @@ pub(crate) fn parse_text(text: &str) -> Result<Value, String> {
     crate::contract::json::parse_value(text).map_err(|e| format!("Invalid JSON input: {e}"))
 }
 
+/// [`parse_text`] of wire-encoded text, straight into a `Val` (`contract::json::parse_wire_val`).
+pub(crate) fn parse_wire_text(text: &str) -> Result<Val, String> {
+    crate::contract::json::parse_wire_val(text).map_err(|e| format!("Invalid JSON input: {e}"))
+}
+
 pub(crate) fn parse(text: &str) -> Result<Value, JsError> {
     parse_text(text).map_err(|e| JsError::new(&e))
 }

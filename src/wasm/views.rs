@@ -14,7 +14,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
-use super::api::{batch, check, parse, parse_text};
+use super::api::{batch, check, parse, parse_text, parse_wire_text};
 use super::input::{with_input, with_words};
 use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
@@ -466,9 +466,7 @@ impl WasmStateDeltaPass {
         };
         // In the batch arena: the state and what the pass makes of it are forgotten at the end.
         batch(len, 256, |text, s, arena| {
-            let parsed = parse_text(text)?;
-            let state = Val::from_wire_json(&parsed);
-            dispose(arena, parsed);
+            let state = parse_wire_text(text)?;
             let done = match pass.run(&state) {
                 Ok(out) => {
                     s.push_str("{\"applied\":");

@@ -519,6 +519,31 @@ test("views: random state deltas give the state the batch projection gives, the 
   assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]));
 });
 
+// A `test` operation reads its value whole: the wrapper writes plain data itself and the rest as
+// JSON.stringify would (a toJSON, a class instance), undefined members and strings the wire
+// escapes included; the reference compares the two sides' JSON texts.
+test("views: a delta's test operation reads the state's values as JSON.stringify writes them", () => {
+  const state = api.projectAgentUiState({ executionEvents: [] });
+  const when = new Date(Date.UTC(2026, 0, 2));
+  const proto = { x: [1, { y: undefined }] };
+  const odd = { a: undefined, s: "\u0000x", q: 'a"b\\\n', f: () => 1, list: [undefined, () => 1, "\u0000u"], when };
+  Object.defineProperty(odd, "__proto__", { value: proto, enumerable: true, writable: true, configurable: true });
+  const given = { ...state, ephemeralUi: { odd, when, keep: { big: "x".repeat(40) } } };
+  const check = (path, value) => api.applyAgentRuntimeStateDeltaToProjectionState(given, projectionDelta("t", [{ op: "test", path, value }]));
+  const same = { s: "\u0000x", q: 'a"b\\\n', list: [null, null, "\u0000u"], when: when.toJSON() };
+  Object.defineProperty(same, "__proto__", { value: { x: [1, {}] }, enumerable: true, writable: true, configurable: true });
+  for (const [path, value] of [["/ephemeralUi/when", when.toJSON()], ["/ephemeralUi/odd", same], ["/ephemeralUi/odd/__proto__", { x: [1, {}] }]]) {
+    const result = check(path, value);
+    assert.equal(result.applied, true, `${path}: ${result.error}`);
+    assert.equal(result.state.ephemeralUi, given.ephemeralUi, path);
+  }
+  for (const [path, value] of [["/ephemeralUi/when", "2026-01-03T00:00:00.000Z"], ["/ephemeralUi/odd", { ...same, s: "\u0000y" }]]) {
+    const result = check(path, value);
+    assert.equal(result.applied, false, path);
+    assert.equal(result.error, `JSON Patch test failed at ${path}`);
+  }
+});
+
 /** A `state.delta` event of `patch` on the whole projection. */
 const projectionDelta = (id, patch) => ({
   id,

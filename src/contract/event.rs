@@ -392,6 +392,20 @@ impl<'a> EvIndex<'a> {
     }
 }
 
+/// Each of `events` read as an event (a non-object as an empty one) with its fields located once
+/// ([`Ev::indexed`] of each pair): for a view that reads many fields of each event.
+pub fn index_events<'a>(
+    events: impl IntoIterator<Item = &'a Value>,
+) -> Vec<(&'a Map<String, Value>, EvIndex<'a>)> {
+    events
+        .into_iter()
+        .map(|v| {
+            let map = v.as_object().unwrap_or_else(|| empty_record());
+            (map, EvIndex::new(map))
+        })
+        .collect()
+}
+
 impl EvIndex<'_> {
     /// The field strings handed out by [`Ev::val`] so far: `(field name, shared string)`.
     pub fn shared_strings(&self) -> impl Iterator<Item = (&'static str, &std::rc::Rc<str>)> {

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 use super::alloc::dispose;
 use super::api::{batch, check, parse, parse_text, parse_wire_text};
 use super::input::{with_input, with_words};
-use crate::contract::event::{check_carryable, empty_record, Ev, Js, Odd, OddOp};
+use crate::contract::event::{check_carryable, empty_record, index_events, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::ListChange;
@@ -521,7 +521,9 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
             .zip(at(1))
             .map(|(runtime, actions)| coding::StateRefs { runtime, actions });
         let state = Val::from_wire_json(state);
-        let src: Vec<Ev<'_>> = sources.iter().map(Ev::of).collect();
+        // Each event's fields located once: the view reads many of them, several times.
+        let indexed = index_events(sources);
+        let src: Vec<Ev<'_>> = indexed.iter().map(|(m, ix)| Ev::indexed(m, ix)).collect();
         let view = coding::project_coding_workbench_view_of(
             &state,
             &src,
@@ -531,6 +533,7 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
         );
         view.write_json(out);
         dispose(arena, (view, src, state));
+        dispose(arena, indexed);
         dispose(arena, input);
         Ok(())
     })

@@ -16,19 +16,7 @@ import {
   requireEvent,
   requireEventList,
 } from "./boundary.js";
-import {
-  WireRef,
-  applyPatch,
-  encodeWire,
-  encodeWireScalar,
-  keepOwnObjects,
-  parseWire,
-  quoteJson,
-  replaceLoneSurrogates,
-  setOwn,
-  shareCodingViewItems,
-  wireRefText,
-} from "./wire.js";
+import { WireRef, applyPatch, encodeWire, keepOwnObjects, parseWire, setOwn, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
@@ -591,7 +579,8 @@ function runDeltaPass(pass, state, what) {
 function deltaPassOver(pass, state, what, withDiagnostics) {
   const need = needOf(JSON.parse(call(what, () => pass.needed(withDiagnostics))));
   const kept = [];
-  const text = replaceLoneSurrogates(neededText(state, need, kept, 0));
+  const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
+  const text = encodeWire(neededPart(state, need, keep));
   const out = JSON.parse(call(what, () => pass.run(putText(text))));
   if (out.retry === true) return out;
   const next = applyPatch(state, out.patch, kept);
@@ -661,45 +650,25 @@ function bothNeeds(a, b) {
 }
 
 /**
- * The wire text of what a delta pass needs of `value` (`needOf`; undefined: nothing), the rest
- * pushed to `kept` and written as references to it (an object or a long string; another value
- * stands for itself). Undefined where JSON has no text (`encodeWireScalar`). `need` is as deep
- * as the deltas' paths (at most state_delta::NEED_DEPTH); below a `whole` need, plain data is
- * written here and anything else (a `toJSON`, a class instance, a deeper tree) by `encodeWire`.
+ * What a delta pass needs of `value` (`needOf`; undefined: nothing), the rest kept by `keep` (a
+ * placeholder for an object or a long string, another value as it is). `need` is as deep as the
+ * deltas' paths (at most state_delta::NEED_DEPTH).
  */
-function neededText(value, need, kept, depth) {
-  if (need === undefined) return keptAsRef(value) ? wireRefText(kept.push(value) - 1) : encodeWireScalar(value);
-  if (value === null || typeof value !== "object") return encodeWireScalar(value);
-  const whole = need.whole;
-  if (whole && (depth > PLAIN_DEPTH || !isPlainData(value))) return encodeWire(value);
-  const members = whole ? undefined : need.members;
-  const any = whole ? need : need.any;
+function neededPart(value, need, keep) {
+  if (need === undefined) return keep(value);
+  if (need.whole || value === null || typeof value !== "object") return value;
+  const { members, any } = need;
   if (Array.isArray(value)) {
-    const named = members !== undefined && members.size > 0;
-    let text = "[";
+    const part = new Array(value.length);
+    const named = members.size > 0;
     for (let i = 0; i < value.length; i++) {
-      const item = neededText(value[i], named ? members.get(String(i)) ?? any : any, kept, depth + 1);
-      text += (i === 0 ? "" : ",") + (item ?? "null");
+      part[i] = neededPart(value[i], named ? members.get(String(i)) ?? any : any, keep);
     }
-    return text + "]";
+    return part;
   }
-  let text = "{";
-  for (const key of Object.keys(value)) {
-    const member = neededText(value[key], members?.get(key) ?? any, kept, depth + 1);
-    if (member !== undefined) text += (text.length === 1 ? "" : ",") + quoteJson(key) + ":" + member;
-  }
-  return text + "}";
-}
-
-// Below a `whole` need, `neededText` writes plain data this deep itself (a cycle ends in
-// `encodeWire`, which throws JSON.stringify's TypeError).
-const PLAIN_DEPTH = 64;
-
-/** Whether `JSON.stringify` reads `value` as its own keys or items only (no `toJSON`, no class). */
-function isPlainData(value) {
-  const proto = Object.getPrototypeOf(value);
-  const plain = Array.isArray(value) ? proto === Array.prototype : proto === Object.prototype || proto === null;
-  return plain && typeof value.toJSON !== "function";
+  const part = {};
+  for (const key of Object.keys(value)) setOwn(part, key, neededPart(value[key], members.get(key) ?? any, keep));
+  return part;
 }
 
 export function applyAgentRuntimeStateDeltaToProjectionState(state, event) {

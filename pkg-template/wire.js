@@ -588,36 +588,6 @@ export class WireRef {
 }
 
 /**
- * Wire text of a value that is not an object, as `encodeWire` writes it; undefined where JSON
- * has none (a function or a symbol: left out of an object, null in an array). Lone surrogates
- * are for `replaceLoneSurrogates` over the whole text.
- */
-export function encodeWireScalar(x) {
-  switch (typeof x) {
-    case "string":
-      return x.charCodeAt(0) === 0 ? JSON.stringify(`\u0000${x}`) : quoteJson(x);
-    case "undefined":
-      return WIRE_UNDEFINED;
-    case "function":
-    case "symbol":
-      return undefined;
-    default:
-      return JSON.stringify(x);
-  }
-}
-
-// A character `JSON.stringify` escapes (or may: a surrogate, paired or not).
-const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** `JSON.stringify(s)` of a string, without its fixed cost when nothing needs an escape. */
-export const quoteJson = (s) => (JSON_ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
-
-/** Wire text of a reference to the `index`-th object of the decoder's list (`WireRef`). */
-export const wireRefText = (index) => `"\\u0000e${index}"`;
-
-const WIRE_UNDEFINED = '"\\u0000u"';
-
-/**
  * Wire text of `value`: JSON, but `undefined` members and slots are kept (`"\u0000u"`), a
  * string starting with U+0000 gets one more in front, a `WireRef` is written as a reference,
  * and so is every object `refs` (a Map from object to index, optional) holds.

@@ -6,9 +6,10 @@
 //!
 //! Inputs are read from the input buffer (see [`super::input`]); values that may hold
 //! `undefined` or stand for objects the caller keeps (a projection state) arrive wire-encoded
-//! (`Val::from_wire_json`). The subagents accumulator answers with patches (docs/design.md,
-//! "Patch protocol") at paths relative to its model; the read-model and runtime-status
-//! accumulators take and give numbers.
+//! (`Val::from_wire_json`; the delta pass reads its state straight from the text,
+//! `parse_wire_text`). The subagents accumulator answers with patches (docs/design.md, "Patch
+//! protocol") at paths relative to its model; the read-model and runtime-status accumulators
+//! take and give numbers.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

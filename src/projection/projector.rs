@@ -141,13 +141,9 @@ struct OverlayCache {
 /// What the active deltas produce, ready to overlay on the event-only state.
 struct Overlay {
     units: Vec<String>,
-    doc: Obj,
-    side_failures: Vec<Val>,
-    side_stale: bool,
-    /// The state's root keys in order (a delta that replaces a root key puts it last).
-    order: Vec<&'static str>,
-    /// The reference's projection throws at this delta (`state_delta::Outcome::throws`).
-    throws: Option<(u32, String)>,
+    /// What the active deltas made of the units: their side failures and staleness over all of
+    /// them, the root order and the throw after the last.
+    out: state_delta::Outcome,
 }
 
 /// Record a whole-unit replacement of `k` by `v` in `now`; false when the previous patch sent
@@ -721,29 +717,24 @@ impl<'a> ProjectorCore<'a> {
                             .all(|(a, b)| equal_in_order(a, b));
                     if same {
                         // Past a delta the reference throws at, later ones change nothing.
-                        if !new.is_empty() && c.overlay.throws.is_none() {
+                        if !new.is_empty() && c.overlay.out.throws.is_none() {
                             let deltas: Vec<&Prepared> =
                                 new.iter().filter_map(|&i| self.deltas.get(i)).collect();
                             let has = |s: &str| units.iter().any(|x| x == s);
-                            let out = state_delta::run(
-                                c.overlay.doc.clone(),
+                            let before = &c.overlay.out;
+                            let mut out = state_delta::run(
+                                before.doc.clone(),
                                 &deltas,
                                 self.events.len() as f64,
                                 &self.lookup(),
                                 has("diagnostics"),
                                 has("hydration"),
-                                c.overlay.order.clone(),
+                                before.order.clone(),
                             );
-                            let mut side_failures = c.overlay.side_failures.clone();
-                            side_failures.extend(out.side_failures);
-                            c.overlay = Rc::new(Overlay {
-                                units,
-                                doc: out.doc,
-                                side_failures,
-                                side_stale: c.overlay.side_stale || out.side_stale,
-                                order: out.order,
-                                throws: out.throws,
-                            });
+                            out.side_failures =
+                                [&before.side_failures[..], &out.side_failures].concat();
+                            out.side_stale |= before.side_stale;
+                            c.overlay = Rc::new(Overlay { units, out });
                         }
                         c.next_delta = self.deltas.len();
                         return Some(c.overlay.clone());
@@ -801,14 +792,7 @@ impl<'a> ProjectorCore<'a> {
             has("hydration"),
             STATE_KEYS.to_vec(),
         );
-        Overlay {
-            units,
-            doc: out.doc,
-            side_failures: out.side_failures,
-            side_stale: out.side_stale,
-            order: out.order,
-            throws: out.throws,
-        }
+        Overlay { units, out }
     }
 
     /// Output read model from the delta document (sentinels swapped back).
@@ -856,15 +840,19 @@ impl<'a> ProjectorCore<'a> {
     fn output_value(&self, k: &str, ov: Option<&Overlay>) -> Option<Val> {
         if let Some(ov) = ov {
             if k == "readModel" && ov.units.iter().any(|u| u.starts_with("readModel.")) {
-                return ov.doc.get("readModel").map(|v| self.overlay_read_model(v));
+                return ov
+                    .out
+                    .doc
+                    .get("readModel")
+                    .map(|v| self.overlay_read_model(v));
             }
             if ov.units.iter().any(|u| u == k) {
-                return ov.doc.get(k).cloned();
+                return ov.out.doc.get(k).cloned();
             }
-            if k == "diagnostics" && !ov.side_failures.is_empty() {
-                return Some(Val::arr(self.side_diagnostics(&ov.side_failures).0));
+            if k == "diagnostics" && !ov.out.side_failures.is_empty() {
+                return Some(Val::arr(self.side_diagnostics(&ov.out.side_failures).0));
             }
-            if k == "hydration" && ov.side_stale {
+            if k == "hydration" && ov.out.side_stale {
                 return Some(hydration(self.events.len(), true));
             }
         }
@@ -883,14 +871,14 @@ impl<'a> ProjectorCore<'a> {
 
     /// The state's root keys in order.
     fn root_order(ov: Option<&Overlay>) -> &[&'static str] {
-        ov.map_or(&STATE_KEYS, |o| &o.order)
+        ov.map_or(&STATE_KEYS, |o| &o.out.order)
     }
 
     /// The read model's keys in order, where a delta replaced one (it goes last); `None`: in
     /// their own order. In a regular state the overlay's read model holds its eight keys; in an
     /// irregular one (a key removed or added) the patch is whole and the order is not sent.
     fn rm_order(ov: Option<&Overlay>) -> Option<&Obj> {
-        ov.and_then(|o| o.doc.get("readModel"))
+        ov.and_then(|o| o.out.doc.get("readModel"))
             .and_then(Val::as_obj)
     }
 
@@ -973,7 +961,7 @@ impl<'a> ProjectorCore<'a> {
         let Some(ov) = ov else { return false };
         for u in &ov.units {
             if u.starts_with("readModel.") {
-                let Some(o) = ov.doc.get("readModel").and_then(Val::as_obj) else {
+                let Some(o) = ov.out.doc.get("readModel").and_then(Val::as_obj) else {
                     return true;
                 };
                 if o.len() != READ_MODEL_KEYS.len()
@@ -981,7 +969,7 @@ impl<'a> ProjectorCore<'a> {
                 {
                     return true;
                 }
-            } else if !ov.doc.contains_key(u) {
+            } else if !ov.out.doc.contains_key(u) {
                 return true;
             }
         }
@@ -1043,7 +1031,7 @@ impl<'a> ProjectorCore<'a> {
 
     /// What a delta the reference's projection throws at makes of the state (`Err`).
     fn thrown(&self, ov: Option<&Overlay>) -> Option<EventError> {
-        let (ext, msg) = ov?.throws.as_ref()?;
+        let (ext, msg) = ov?.out.throws.as_ref()?;
         Some(EventError {
             message: format!("{}{msg}", self.name_accepted(*ext)),
         })
@@ -1073,13 +1061,13 @@ impl<'a> ProjectorCore<'a> {
             }
             let (f, n) = match &ov {
                 Some(o) if !o.units.iter().any(|u| u == "diagnostics") => {
-                    (o.side_failures.clone(), self.diags.len())
+                    (o.out.side_failures.clone(), self.diags.len())
                 }
                 _ => (Vec::new(), self.diags.len()),
             };
             self.prev_failures = f;
             self.prev_diag_len = n;
-            self.prev_stale = ov.as_ref().map(|o| o.side_stale).unwrap_or(false);
+            self.prev_stale = ov.as_ref().map(|o| o.out.side_stale).unwrap_or(false);
             self.sync_orders(ov.as_deref());
             return Ok(Patch {
                 full: true,
@@ -1169,7 +1157,7 @@ impl<'a> ProjectorCore<'a> {
         plain!("artifacts", self.artifacts.items, self.artifacts.tracker);
         plain!("evidence", self.evidence.items, self.evidence.tracker);
         // Diagnostics: whole, or event list plus the failures of deltas.
-        let failures: Vec<Val> = ovr.map(|o| o.side_failures.clone()).unwrap_or_default();
+        let failures: Vec<Val> = ovr.map(|o| o.out.side_failures.clone()).unwrap_or_default();
         let filtered = !failures.is_empty() && self.side_diagnostics(&failures).1;
         if is_whole("diagnostics")
             || filtered
@@ -1252,7 +1240,7 @@ impl<'a> ProjectorCore<'a> {
         self.rm
             .patch_ops(&[Seg::Key("readModel")], &|k| rm_whole(k), &mut ops);
         // Hydration and ephemeralUi.
-        let stale = ovr.map(|o| o.side_stale).unwrap_or(false);
+        let stale = ovr.map(|o| o.out.side_stale).unwrap_or(false);
         if changed || is_whole("hydration") || stale != self.prev_stale {
             if let Some(v) = self.output_value("hydration", ovr) {
                 ops.push(PatchOp::Replace {

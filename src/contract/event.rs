@@ -392,20 +392,6 @@ impl<'a> EvIndex<'a> {
     }
 }
 
-/// Each of `events` read as an event (a non-object as an empty one) with its fields located once
-/// ([`Ev::indexed`] of each pair): for a view that reads many fields of each event.
-pub fn index_events<'a>(
-    events: impl IntoIterator<Item = &'a Value>,
-) -> Vec<(&'a Map<String, Value>, EvIndex<'a>)> {
-    events
-        .into_iter()
-        .map(|v| {
-            let map = v.as_object().unwrap_or_else(|| empty_record());
-            (map, EvIndex::new(map))
-        })
-        .collect()
-}
-
 impl EvIndex<'_> {
     /// The field strings handed out by [`Ev::val`] so far: `(field name, shared string)`.
     pub fn shared_strings(&self) -> impl Iterator<Item = (&'static str, &std::rc::Rc<str>)> {
@@ -417,6 +403,20 @@ impl EvIndex<'_> {
                 _ => None,
             })
     }
+}
+
+/// Each of `events` read as an event (a non-object as an empty one) with its fields located once
+/// ([`Ev::indexed`] of each pair): for a view that reads many fields of each event.
+pub fn index_events<'a>(
+    events: impl IntoIterator<Item = &'a Value>,
+) -> Vec<(&'a Map<String, Value>, EvIndex<'a>)> {
+    events
+        .into_iter()
+        .map(|v| {
+            let map = record_of(v);
+            (map, EvIndex::new(map))
+        })
+        .collect()
 }
 
 /// Typed read access to an event object, with the reference's JS semantics.
@@ -439,6 +439,11 @@ pub fn empty_record() -> &'static Map<String, Value> {
     EMPTY.get_or_init(Map::new)
 }
 
+/// `v` read as an event's record: its map, or [`empty_record`] when it is not an object.
+pub fn record_of(v: &Value) -> &Map<String, Value> {
+    v.as_object().unwrap_or_else(|| empty_record())
+}
+
 impl<'a> Ev<'a> {
     pub fn new(map: &'a Map<String, Value>) -> Ev<'a> {
         Ev { map, index: None }
@@ -454,16 +459,13 @@ impl<'a> Ev<'a> {
 
     /// An `Ev` over a JSON value; non-objects read as an empty event.
     pub fn of(v: &'a Value) -> Ev<'a> {
-        match v.as_object() {
-            Some(m) => Ev::new(m),
-            None => Ev::new(empty_record()),
-        }
+        Ev::new(record_of(v))
     }
 
     /// `f` of `v` read as an event (a non-object as an empty one) whose fields are located once,
     /// as the projector reads its events: for a caller that reads many fields of each event.
     pub fn with_indexed<R>(v: &Value, f: impl FnOnce(Ev<'_>) -> R) -> R {
-        let map = v.as_object().unwrap_or_else(|| empty_record());
+        let map = record_of(v);
         let index = EvIndex::new(map);
         f(Ev::indexed(map, &index))
     }

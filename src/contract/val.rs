@@ -83,10 +83,10 @@ pub struct Made {
     pub event: u32,
 }
 
-/// A JS plain object: entries in JS own-key order.
 /// Up to this many members, [`Obj::from_members`] finds a repeated key by a linear search.
 const SMALL_OBJECT: usize = 16;
 
+/// A JS plain object: entries in JS own-key order.
 #[derive(Clone, Debug, Default)]
 pub struct Obj {
     entries: Vec<(Key, Val)>,

@@ -519,9 +519,9 @@ test("views: random state deltas give the state the batch projection gives, the 
   assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]));
 });
 
-// A `test` operation reads its value whole: the wrapper writes plain data itself and the rest as
-// JSON.stringify would (a toJSON, a class instance), undefined members and strings the wire
-// escapes included; the reference compares the two sides' JSON texts.
+// A `test` operation reads its value whole: the wrapper writes it with encodeWire (JSON.stringify
+// with a replacer: toJSON, undefined members, strings the wire escapes); the reference compares
+// the two sides' JSON texts.
 test("views: a delta's test operation reads the state's values as JSON.stringify writes them", () => {
   const state = api.projectAgentUiState({ executionEvents: [] });
   const when = new Date(Date.UTC(2026, 0, 2));

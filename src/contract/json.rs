@@ -220,13 +220,8 @@ impl<'de> Visitor<'de> for WireValSeed {
         Ok(Val::Num(n as f64))
     }
     fn visit_f64<E>(self, n: f64) -> Result<Val, E> {
-        // serde_json refuses a number beyond the doubles; were one to come, it would read as
-        // null, as through `parse_value`.
-        Ok(if n.is_finite() {
-            Val::Num(n)
-        } else {
-            Val::Null
-        })
+        // Finite: serde_json refuses a number beyond the doubles.
+        Ok(Val::Num(n))
     }
     fn visit_str<E>(self, s: &str) -> Result<Val, E> {
         Ok(wire_string(s))

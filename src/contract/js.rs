@@ -38,6 +38,26 @@ pub fn find_part(s: &str, part: &str) -> Option<usize> {
     (0..=last).find(|&i| hay.get(i) == Some(&first) && hay.get(i + 1..i + word.len()) == Some(rest))
 }
 
+/// `s` split at the first `sep` ([`find_part`]), as `str::split_once`.
+pub fn split_once_at<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+    let at = find_part(s, sep)?;
+    Some((s.get(..at)?, s.get(at + sep.len()..)?))
+}
+
+/// `s` with each occurrence of `from` (left to right, not overlapping) replaced by `to`, as
+/// `str::replace` (for a non-empty `from`; an empty one replaces nothing).
+pub fn replace_all(s: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some((before, after)) = split_once_at(rest, from).filter(|_| !from.is_empty()) {
+        out.push_str(before);
+        out.push_str(to);
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// JS `s.includes(part)` ([`find_part`]).
 pub fn includes(s: &str, part: &str) -> bool {
     find_part(s, part).is_some()
@@ -461,6 +481,8 @@ mod tests {
             "s\u{e9}arch\u{1f600}search",
             "\u{1f600}",
             "bashbash",
+            "a___b__c",
+            "~~01~1~0",
         ];
         let words = [
             "",
@@ -473,11 +495,18 @@ mod tests {
             "\u{e9}a",
             "aab",
             "abab_ab_",
+            "__",
+            "~1",
+            "~0",
         ];
         for h in hays {
             for w in words {
                 assert_eq!(find_part(h, w), h.find(w), "{h:?} / {w:?}");
                 assert_eq!(includes(h, w), h.contains(w), "{h:?} / {w:?}");
+                assert_eq!(split_once_at(h, w), h.split_once(w), "{h:?} / {w:?}");
+                if !w.is_empty() {
+                    assert_eq!(replace_all(h, w, "~"), h.replace(w, "~"), "{h:?} / {w:?}");
+                }
             }
         }
     }

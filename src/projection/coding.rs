@@ -15,7 +15,7 @@ use super::view_rules::{
     CODING_CLASSES, CODING_CLASS_PREFIXES, CODING_PROFILE, CODING_TURN_PREFIX,
 };
 use crate::contract::event::Ev;
-use crate::contract::js::{is_js_whitespace, js_lower, js_trim, utf16_len, utf16_prefix};
+use crate::contract::js::{includes, is_js_whitespace, js_lower, js_trim, utf16_len, utf16_prefix};
 use crate::contract::val::{deep_equal, Obj, Val};
 
 type Rec = Map<String, Value>;
@@ -412,7 +412,7 @@ fn coding_artifact(a: &Rec) -> Option<(&str, Option<&Rec>)> {
         Some(k)
             if ["file", "code", "patch", "diff"]
                 .iter()
-                .any(|w| k.contains(w)) =>
+                .any(|w| includes(&k, w)) =>
         {
             Some((path, meta))
         }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::normalization::{ev_val, or_nullish};
 use super::patch::{list_ops_by_value, ListTracker, PatchOp, Seg};
 use crate::contract::event::{Ev, Js, Odd, OddOp};
-use crate::contract::js::{is_js_whitespace, js_trim};
+use crate::contract::js::{includes, is_js_whitespace, js_trim};
 use crate::contract::val::{Obj, Val};
 
 fn detail_or_title(ev: Ev<'_>) -> Val {
@@ -383,7 +383,7 @@ fn merge_part(
             let ns = next_text.as_str().unwrap_or("");
             (
                 cur_nonws + nonws_count(ns),
-                cur_plan || ns.contains(PLAN_OPEN) || plan_open_across(cs, spaced, ns),
+                cur_plan || includes(ns, PLAN_OPEN) || plan_open_across(cs, spaced, ns),
             )
         }
     };
@@ -427,7 +427,7 @@ fn text_throws(part: &Val) -> bool {
 
 fn str_facts(s: Option<&str>) -> (usize, bool) {
     match s {
-        Some(t) => (nonws_count(t), t.contains(PLAN_OPEN)),
+        Some(t) => (nonws_count(t), includes(t, PLAN_OPEN)),
         None => (0, false),
     }
 }
@@ -489,7 +489,7 @@ fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
         o.get("type").and_then(Val::as_str),
         o.get("text").and_then(Val::as_str),
     ) {
-        (Some("text"), Some(t)) if t.contains(PLAN_OPEN) => t,
+        (Some("text"), Some(t)) if includes(t, PLAN_OPEN) => t,
         _ => return vec![part.clone()],
     };
     let pid = o.get("partId").map_or_else(

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::events::Stored;
 use super::view_rules::{is_action_terminal, STATE_DELTA_CLASS};
 use crate::contract::event::{Ev, Js, Odd, MAX_EVENT_DEPTH};
-use crate::contract::js::{is_array_index_key, js_number_to_string};
+use crate::contract::js::{is_array_index_key, js_number_to_string, replace_all};
 use crate::contract::val::{write_json_str, Obj, Val};
 
 /// The roots a delta may patch.
@@ -64,7 +64,7 @@ pub struct Prepared {
 }
 
 fn decode_token(t: &str) -> String {
-    t.replace("~1", "/").replace("~0", "~")
+    replace_all(&replace_all(t, "~1", "/"), "~0", "~")
 }
 
 fn encode_token(t: &str) -> String {

@@ -9,7 +9,7 @@
 //!
 //! Every table is ordered: the first rule that matches decides.
 
-use crate::contract::js::js_trim;
+use crate::contract::js::{includes, js_trim, split_once_at};
 use crate::contract::val::{write_json_str, write_json_str_list as list};
 
 // ---- status keys ------------------------------------------------------------------------------
@@ -445,15 +445,10 @@ pub fn parse_mcp_tool_name(name: &str) -> Option<(String, String)> {
     if !t.to_lowercase().starts_with(MCP_PREFIX) {
         return None;
     }
-    let mut parts = t.split(MCP_SEPARATOR);
-    let (Some(_), Some(server), Some(first)) = (parts.next(), parts.next(), parts.next()) else {
-        return None;
-    };
-    let mut tool = first.to_string();
-    for p in parts {
-        tool.push_str(MCP_SEPARATOR);
-        tool.push_str(p);
-    }
+    // The second part of `t.split("__")` is the server, the rest joined again the tool.
+    let (_, rest) = split_once_at(t, MCP_SEPARATOR)?;
+    let (server, tool) = split_once_at(rest, MCP_SEPARATOR)?;
+    let mut tool = tool.to_string();
     let server = if server.is_empty() {
         MCP_DEFAULT_SERVER
     } else {
@@ -480,7 +475,7 @@ pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
     let has_word = |words: &[&str]| lc.split('_').any(|seg| words.contains(&seg));
     let rule = MCP_OPERATION_RULES.iter().find(|r| {
         r.compact_equals.contains(&compact.as_str())
-            || r.compact_contains.iter().any(|w| compact.contains(w))
+            || r.compact_contains.iter().any(|w| includes(&compact, w))
             || has_word(r.words)
     });
     Some(rule.map_or(DEFAULT_MCP_OPERATION, |r| r.kind))

@@ -50,6 +50,15 @@ function workloads(api) {
     payload: { target: "projection", patch: [{ op: "replace", path, value: "running" }] },
   });
   const [intoRuntime, intoTimeline] = ["/runtime/status", "/timeline/2/title"].map(deltaInto);
+  // A session read of two turns (App Server facts).
+  const at = (s) => `2026-01-02T03:04:0${s}.000Z`;
+  const turn = (n, status, done) => ({
+    turnId: `turn-${n}`, sessionId: "s-1", threadId: "th-1", status, startedAt: at(n), ...(done ? { completedAt: at(n + 1) } : {}),
+  });
+  const sessionRead = {
+    session: { sessionId: "s-1", threadId: "th-1", appId: "bench", status: "running", createdAt: at(0), updatedAt: at(3) },
+    turns: [turn(1, "completed", true), turn(2, "running", false)],
+  };
   return {
     "batch-fixtures": () => fixtures.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
     "batch-small": () => small.forEach((f) => api.projectAgentUiState({ executionEvents: f.events })),
@@ -90,6 +99,7 @@ function workloads(api) {
     "coding-events": () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: fixtureEvents }),
     "snapshot": () => api.projectAgentUiStateFromSessionSnapshot({ executionEvents: fixtures[0].events }),
     "replay": () => fixtures.forEach((f) => api.replayAgentUiFixture(f)),
+    "session-read": () => api.projectAppServerSessionReadToExecutionEvents(sessionRead),
   };
 }
 

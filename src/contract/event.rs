@@ -133,7 +133,7 @@ const SLOT_REFS: [usize; 3] = [
 
 /// Whether a value nests deeper than `limit` levels (the value itself is level 1). Recursion is
 /// bounded by `limit + 1` frames.
-fn deeper_than(v: &Value, limit: usize) -> bool {
+pub(crate) fn deeper_than(v: &Value, limit: usize) -> bool {
     match v {
         Value::Array(a) => limit == 0 || a.iter().any(|c| deeper_than(c, limit - 1)),
         Value::Object(m) => limit == 0 || m.values().any(|c| deeper_than(c, limit - 1)),
@@ -385,6 +385,11 @@ impl<'a> EvIndex<'a> {
                 *slot = Some(v);
             }
         }
+        EvIndex::from_fields(fields)
+    }
+
+    /// The index of fields already located (a [`super::record::EventRecord`]'s slots).
+    pub fn from_fields(fields: [Option<&'a Value>; EVENT_FIELDS.len()]) -> EvIndex<'a> {
         EvIndex {
             fields,
             vals: std::array::from_fn(|_| std::cell::OnceCell::new()),

@@ -245,7 +245,8 @@ impl<'de> Visitor<'de> for WireValSeed {
     }
 }
 
-struct ValueSeed;
+/// The visitor of [`parse_value`] (and of the values of [`super::record::EventRecord`]).
+pub(crate) struct ValueSeed;
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
     type Value = Value;

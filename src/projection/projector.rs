@@ -25,6 +25,7 @@ use super::timeline;
 use super::tool_surface::{ToolChange, ToolSurfaceAcc};
 use crate::contract::event::{check_carryable, check_event, Ev, EvIndex, EventError, Odd, OddOp};
 use crate::contract::order::OrdSet;
+use crate::contract::record::EventRecord;
 use crate::contract::val::{deep_equal, equal_in_order, Flush, Obj, Val, MIN_FIELD_REF_LEN};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
@@ -113,6 +114,14 @@ pub(crate) fn name_with_id(id: Option<&str>, at: Named) -> String {
     match at {
         Named::Listed(i) => format!("events[{i}]{id}: "),
         Named::Applied(ext) => format!("event {ext}{id}: "),
+    }
+}
+
+/// The error of an event the reference throws on: `odd`, named as `name_with_id` names it.
+#[inline(never)]
+fn odd_error(id: Option<&str>, at: Named, odd: Odd) -> EventError {
+    EventError {
+        message: format!("{}{odd}", name_with_id(id, at)),
     }
 }
 
@@ -249,20 +258,17 @@ impl<'a> ProjectorCore<'a> {
         self.apply_cow(Cow::Owned(event), ext)
     }
 
-    /// `apply` of an event parsed from `text`, keeping the text instead of the parsed tree once
-    /// the event is applied (live projectors: see [`super::events`]).
-    pub fn apply_keeping_text(
-        &mut self,
-        event: Value,
-        text: &str,
-        ext: u32,
-    ) -> Result<bool, EventError> {
-        self.check_input(&event)?;
-        let id = id_of(&event);
-        self.apply_checked_keeping(event, Some(text), ext)
-            .map_err(|odd| EventError {
-                message: format!("{}{odd}", name_with_id(id.as_deref(), Named::Applied(ext))),
-            })
+    /// `apply` of an event given as its JSON text, read as a record ([`EventRecord`]) and kept
+    /// as that text once applied (live projectors: see [`super::events`]). `None` when the
+    /// text is not an object the projection can carry: the caller then parses it as usual, for
+    /// the error it gives.
+    pub fn apply_text(&mut self, text: &str, ext: u32) -> Option<Result<bool, EventError>> {
+        if self.strict {
+            return None;
+        }
+        let record = EventRecord::carryable(text)?;
+        let applied = self.apply_record(&record, Stored::Text(text.into()), ext);
+        Some(applied.map_err(|odd| odd_error(record.id(), Named::Applied(ext), odd)))
     }
 
     /// `apply` of an event that passed the boundary check (callers that check a whole list
@@ -284,9 +290,8 @@ impl<'a> ProjectorCore<'a> {
     pub fn apply_cow(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, EventError> {
         self.check_input(&event)?;
         let id = id_of(&event);
-        self.apply_checked(event, ext).map_err(|odd| EventError {
-            message: format!("{}{odd}", name_with_id(id.as_deref(), Named::Applied(ext))),
-        })
+        self.apply_checked(event, ext)
+            .map_err(|odd| odd_error(id.as_deref(), Named::Applied(ext), odd))
     }
 
     /// The boundary check of a list, before any of it is applied: `Err` names the first event
@@ -324,17 +329,7 @@ impl<'a> ProjectorCore<'a> {
                     }
                     flags.push(u8::from(accepted));
                 }
-                Err(odd) => {
-                    return (
-                        flags,
-                        Some(EventError {
-                            message: format!(
-                                "{}{odd}",
-                                name_with_id(id.as_deref(), Named::Listed(i))
-                            ),
-                        }),
-                    )
-                }
+                Err(odd) => return (flags, Some(odd_error(id.as_deref(), Named::Listed(i), odd))),
             }
         }
         (flags, None)
@@ -414,9 +409,41 @@ impl<'a> ProjectorCore<'a> {
     /// `apply` of an event that passed the boundary check: true when accepted, `Err` (nothing
     /// changed) where the reference throws on it whatever follows.
     fn apply_checked(&mut self, event: Cow<'a, Value>, ext: u32) -> Result<bool, Odd> {
+        let accepted = {
+            let Some(map) = event.as_object() else {
+                return Err(Odd::new("event", "not an object", OddOp::StringMethod));
+            };
+            let index = EvIndex::new(map);
+            self.apply_ev(Ev::indexed(map, &index), &index, ext)?
+        };
+        if accepted {
+            self.events.push(Stored::Value(Box::new(event)));
+        }
+        Ok(accepted)
+    }
+
+    /// [`Self::apply_checked`] of an event read as a record (which passed the boundary check),
+    /// kept as `keep` when accepted.
+    fn apply_record(
+        &mut self,
+        record: &EventRecord,
+        keep: Stored<'a>,
+        ext: u32,
+    ) -> Result<bool, Odd> {
+        let index = record.index();
+        let accepted = self.apply_ev(record.ev(&index), &index, ext)?;
+        if accepted {
+            self.events.push(keep);
+        }
+        Ok(accepted)
+    }
+
+    /// Apply the event `ev` reads (through `index`), to be kept by the caller as the next of
+    /// `events` when accepted (true); `Err` (nothing changed) where the reference throws.
+    fn apply_ev(&mut self, ev: Ev<'_>, index: &EvIndex<'_>, ext: u32) -> Result<bool, Odd> {
         // Deduplication by id, first wins: non-empty string ids only (events without one are
         // all projected, as the reference's batch projects them).
-        let id = match Ev::of(&event).id() {
+        let id = match ev.id() {
             Some(s) if !s.is_empty() => Some(s.to_string()),
             _ => None,
         };
@@ -424,18 +451,6 @@ impl<'a> ProjectorCore<'a> {
             return Ok(false);
         }
         let pos = self.events.len();
-        self.events.push(Stored::Value(Box::new(event)));
-        let events = &self.events;
-        let map = match events.get(pos) {
-            Some(Stored::Value(raw)) => raw.as_object(),
-            _ => None,
-        };
-        let Some(map) = map else {
-            self.events.pop();
-            return Err(Odd::new("event", "not an object", OddOp::StringMethod));
-        };
-        let index = EvIndex::new(map);
-        let ev = Ev::indexed(map, &index);
         // Everything the event changes, read before anything changes.
         let prepared = (|| -> Result<Prepared2, Odd> {
             // The timeline spreads the three ref lists of every event.
@@ -472,14 +487,7 @@ impl<'a> ProjectorCore<'a> {
                 superseded,
             })
         })();
-        let p = match prepared {
-            Ok(p) => p,
-            Err(odd) => {
-                drop(index);
-                self.events.pop();
-                return Err(odd);
-            }
-        };
+        let p = prepared?;
         if let Some(id) = id {
             self.seen.insert(id);
         }
@@ -1284,9 +1292,7 @@ impl Projector {
         for (i, e) in events.into_iter().enumerate() {
             let id = id_of(&e);
             self.apply_checked(Cow::Owned(e), i as u32)
-                .map_err(|odd| EventError {
-                    message: format!("{}{odd}", name_with_id(id.as_deref(), Named::Listed(i))),
-                })?;
+                .map_err(|odd| odd_error(id.as_deref(), Named::Listed(i), odd))?;
         }
         Ok(())
     }
@@ -1327,12 +1333,7 @@ pub(crate) fn projected(
     p.check_list(events)?;
     for (i, e) in events.iter().enumerate() {
         p.apply_checked(Cow::Borrowed(e), i as u32)
-            .map_err(|odd| EventError {
-                message: format!(
-                    "{}{odd}",
-                    name_with_id(e.get("id").and_then(Value::as_str), Named::Listed(i))
-                ),
-            })?;
+            .map_err(|odd| odd_error(e.get("id").and_then(Value::as_str), Named::Listed(i), odd))?;
     }
     Ok(p)
 }

@@ -56,10 +56,13 @@ impl WasmProjector {
     /// its id was seen before. A refused event throws and changes nothing.
     pub fn apply(&mut self, len: usize, ext: u32) -> Result<bool, JsError> {
         with_input(len, |text| {
-            let event = parse_event(text)?;
-            self.inner
-                .apply_keeping_text(event, text, ext)
-                .map_err(|e| JsError::new(&e.message))
+            let applied = match self.inner.apply_text(text, ext) {
+                Some(applied) => applied,
+                // Strict, or not an object the projection can carry: the parsed event is
+                // checked (and, strict, applied) as `apply` takes it.
+                None => self.inner.apply(parse_event(text)?, ext),
+            };
+            applied.map_err(|e| JsError::new(&e.message))
         })
     }
 

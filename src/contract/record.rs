@@ -1,0 +1,231 @@
+//! The compact typed form an event object is parsed into on the projection's hot paths (a batch
+//! of JSON text, a live projector's `apply`): the event model's fields in slots by position
+//! ([`EVENT_FIELDS`]), the members of other names in a map of their own. A known field costs
+//! neither a copy of its name nor a hashed insert, and its slot is where [`Ev`] reads it.
+//!
+//! Values are parsed as [`super::json::parse_value`] parses them, with `JSON.parse`'s rule for a
+//! name given twice (the last value; an unknown name keeps its first position). Only objects are
+//! records: any other JSON value is refused, and callers read such text the usual way for the
+//! error it gives.
+
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use super::event::{deeper_than, field_slot, Ev, EvIndex, EVENT_FIELDS, MAX_EVENT_DEPTH};
+use super::json::ValueSeed;
+
+/// One event object in typed slots.
+pub struct EventRecord {
+    /// The fields of [`EVENT_FIELDS`] the object has, each with its position there, in text
+    /// order (a name given twice: the later value is the one read).
+    pub fields: Vec<(usize, Value)>,
+    /// The members whose names are not fields of the event model, in text order.
+    pub extra: Map<String, Value>,
+}
+
+impl EventRecord {
+    /// Parse the JSON text of one event object (trailing non-whitespace is an error, as with
+    /// [`super::json::parse_value`]). `None`: not JSON, or not an object.
+    pub fn parse(text: &str) -> Option<EventRecord> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let record = EventRecord::deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(record)
+    }
+
+    /// [`Self::parse`] of an event the projection can carry (`check_carryable`: nesting at
+    /// most [`MAX_EVENT_DEPTH`] levels).
+    #[inline(never)]
+    pub fn carryable(text: &str) -> Option<EventRecord> {
+        EventRecord::parse(text).filter(|r| !r.too_deep())
+    }
+
+    /// Its fields located, as [`Ev::indexed`] reads them.
+    pub fn index(&self) -> EvIndex<'_> {
+        let mut located = [None; EVENT_FIELDS.len()];
+        for (slot, value) in &self.fields {
+            if let Some(at) = located.get_mut(*slot) {
+                *at = Some(value);
+            }
+        }
+        EvIndex::from_fields(located)
+    }
+
+    /// The record read as an event through `index` (made by [`Self::index`]).
+    pub fn ev<'a>(&'a self, index: &'a EvIndex<'a>) -> Ev<'a> {
+        Ev::indexed(&self.extra, index)
+    }
+
+    /// Whether the event nests deeper than [`MAX_EVENT_DEPTH`] levels (the record itself is one).
+    pub fn too_deep(&self) -> bool {
+        self.fields
+            .iter()
+            .map(|(_, v)| v)
+            .chain(self.extra.values())
+            .any(|v| deeper_than(v, MAX_EVENT_DEPTH - 1))
+    }
+
+    /// The `id` field when it is a string.
+    pub fn id(&self) -> Option<&str> {
+        let (_, id) = self
+            .fields
+            .iter()
+            .rev()
+            .find(|(slot, _)| Some(*slot) == field_slot("id"))?;
+        id.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for EventRecord {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EventRecord, D::Error> {
+        d.deserialize_any(RecordVisitor)
+    }
+}
+
+/// An object's member name, borrowed from the text when it has no escape.
+struct NameSeed;
+
+impl<'de> DeserializeSeed<'de> for NameSeed {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(NameSeed)
+    }
+}
+
+impl<'de> Visitor<'de> for NameSeed {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(s))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(s.to_owned()))
+    }
+}
+
+/// The record of an object; any other value is an error (without serde's typed-visitor
+/// messages, which the crate never links).
+struct RecordVisitor;
+
+fn not_an_object<E: serde::de::Error>() -> E {
+    E::custom("not an object")
+}
+
+impl<'de> Visitor<'de> for RecordVisitor {
+    type Value = EventRecord;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an event object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EventRecord, A::Error> {
+        let mut record = EventRecord {
+            fields: Vec::with_capacity(16),
+            extra: Map::new(),
+        };
+        while let Some(name) = map.next_key_seed(NameSeed)? {
+            let value = map.next_value_seed(ValueSeed)?;
+            match field_slot(&name) {
+                Some(slot) => record.fields.push((slot, value)),
+                None => {
+                    record.extra.insert(name.into_owned(), value);
+                }
+            }
+        }
+        Ok(record)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<EventRecord, A::Error> {
+        Err(not_an_object())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<EventRecord, E> {
+        Err(not_an_object())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<EventRecord, E> {
+        Err(not_an_object())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<EventRecord, E> {
+        Err(not_an_object())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<EventRecord, E> {
+        Err(not_an_object())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<EventRecord, E> {
+        Err(not_an_object())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<EventRecord, E> {
+        Err(not_an_object())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::json::parse_value;
+
+    /// Every field reads as it reads from the parsed object, for known and unknown names,
+    /// names given twice, escaped names and values, and nested values.
+    #[test]
+    fn reads_as_the_parsed_object() {
+        let texts = [
+            r#"{"id":"a","eventClass":"tool.started","payload":{"x":[1,{"y":null}]},"zeta":1}"#,
+            r#"{"id":"a","id":"b","title":"t","title":null,"other":1,"other":2,"kind":"tool"}"#,
+            r#"{"i\u0064":"esc","t\"q":"\u00e9\n","sequence":3.5,"artifactRefs":["x","y"]}"#,
+            r#"{}"#,
+            r#" { "status" : "running" } "#,
+        ];
+        for text in texts {
+            let Some(record) = EventRecord::parse(text) else {
+                panic!("{text}");
+            };
+            let value = parse_value(text).unwrap_or(Value::Null);
+            let index = record.index();
+            let ev = record.ev(&index);
+            let map = value.as_object().cloned().unwrap_or_default();
+            for (name, v) in &map {
+                assert_eq!(ev.get(name), Some(v), "{text}: {name}");
+            }
+            for name in EVENT_FIELDS {
+                assert_eq!(ev.get(name), map.get(name), "{text}: {name}");
+            }
+            let extra: Vec<&String> = record.extra.keys().collect();
+            let unknown: Vec<&String> = map.keys().filter(|k| field_slot(k).is_none()).collect();
+            assert_eq!(extra, unknown, "{text}");
+            assert_eq!(record.id(), map.get("id").and_then(Value::as_str), "{text}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_is_not_one_object() {
+        for text in [
+            "[]", "1", "\"x\"", "null", "true", "{", "{} {}", "{\"a\":}", "",
+        ] {
+            assert!(EventRecord::parse(text).is_none(), "{text}");
+        }
+    }
+
+    /// The depth limit counts the record as one level.
+    #[test]
+    fn depth_as_the_parsed_object() {
+        for depth in [1usize, 2, 63, 64, 65, 66] {
+            // An object `depth` levels deep: the event, then objects under "payload".
+            let mut text = String::from("{\"id\":\"e\",\"payload\":");
+            for _ in 2..depth {
+                text.push_str("{\"a\":");
+            }
+            text.push_str(if depth >= 2 { "{}" } else { "1" });
+            for _ in 2..depth {
+                text.push('}');
+            }
+            text.push('}');
+            let value = parse_value(&text).unwrap_or(Value::Null);
+            let record = EventRecord::parse(&text);
+            let expected = super::super::event::check_carryable(&value).is_err();
+            assert_eq!(
+                record.map(|r| r.too_deep()),
+                Some(expected),
+                "depth {depth}"
+            );
+        }
+    }
+}

@@ -1,16 +1,16 @@
 //! What parsing one event costs natively in four forms, to size the typed event form: the
 //! `serde_json::Value` the crate reads events into (`contract::json::parse_value`), the same tree
 //! as the crate's own `Val` (`contract::json::parse_wire_val`: its own maps, a shared string per
-//! string), the top level in typed slots (each field of the event model by its position, no map
-//! and no copy of its name; values and the members of other names still `serde_json::Value`),
-//! and a tree that borrows every unescaped string and key from the event's text (no map, no
-//! string copy). Each event of a generated stream is parsed alone and dropped, as the live
+//! string), the live projector's record (`contract::record::EventRecord`: the top level in typed
+//! slots, each field of the event model by its position, no map and no copy of its name; values
+//! and the members of other names still `serde_json::Value`), and a tree that borrows every
+//! unescaped string and key from the event's text (no map, no string copy). Each event of a generated stream is parsed alone and dropped, as the live
 //! projector does; the best of the runs, per event.
 //!
 //! Run: `cargo run --release --example parse_costs -- [n] [runs]` (default 20000 5).
 
-use agent_runtime_projection::contract::event::{field_slot, EVENT_FIELDS};
 use agent_runtime_projection::contract::json::{array_element_texts, parse_value, parse_wire_val};
+use agent_runtime_projection::contract::record::{EventRecord, NameSeed};
 use agent_runtime_projection::generator::generate_json;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -28,32 +28,11 @@ enum Borrowed<'a> {
 }
 
 struct ValueSeed;
-struct KeySeed;
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
     type Value = Borrowed<'de>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Borrowed<'de>, D::Error> {
         d.deserialize_any(ValueSeed)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(KeySeed)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an object key")
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(s))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s.to_owned()))
     }
 }
 
@@ -92,50 +71,11 @@ impl<'de> Visitor<'de> for ValueSeed {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Borrowed<'de>, A::Error> {
         let mut members = Vec::with_capacity(8);
-        while let Some(k) = map.next_key_seed(KeySeed)? {
+        while let Some(k) = map.next_key_seed(NameSeed)? {
             members.push((k, map.next_value_seed(ValueSeed)?));
         }
         Ok(Borrowed::Obj(members))
     }
-}
-
-/// The top level in typed slots (the event model's fields by position, their values and the
-/// members of unknown fields as `serde_json::Value`, no map and no key copy for a known field).
-struct Slots {
-    #[allow(dead_code)]
-    fields: Vec<Option<serde_json::Value>>,
-    #[allow(dead_code)]
-    extra: Vec<(String, serde_json::Value)>,
-}
-
-struct SlotsSeed;
-
-impl<'de> Visitor<'de> for SlotsSeed {
-    type Value = Slots;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an event object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Slots, A::Error> {
-        let mut out = Slots {
-            fields: vec![None; EVENT_FIELDS.len()],
-            extra: Vec::new(),
-        };
-        while let Some(k) = map.next_key_seed(KeySeed)? {
-            let v: serde_json::Value = map.next_value()?;
-            match field_slot(&k).and_then(|i| out.fields.get_mut(i)) {
-                Some(slot) => *slot = Some(v),
-                None => out.extra.push((k.into_owned(), v)),
-            }
-        }
-        Ok(out)
-    }
-}
-
-fn parse_slots(text: &str) -> Result<Slots, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let v = de.deserialize_map(SlotsSeed)?;
-    de.end()?;
-    Ok(v)
 }
 
 fn parse_borrowed(text: &str) -> Result<Borrowed<'_>, serde_json::Error> {
@@ -197,7 +137,7 @@ fn main() {
         (
             "top level in typed slots",
             per_event(&items, runs, |t| {
-                std::hint::black_box(parse_slots(t)).is_ok()
+                std::hint::black_box(EventRecord::parse(t)).is_some()
             }),
         ),
         (

@@ -83,8 +83,9 @@ impl<'de> Deserialize<'de> for EventRecord {
     }
 }
 
-/// An object's member name, borrowed from the text when it has no escape.
-struct NameSeed;
+/// An object's member name, borrowed from the text when it has no escape (a serde seed for
+/// `MapAccess::next_key_seed`).
+pub struct NameSeed;
 
 impl<'de> DeserializeSeed<'de> for NameSeed {
     type Value = Cow<'de, str>;

@@ -263,10 +263,16 @@ impl<'a> ProjectorCore<'a> {
     /// text is not an object the projection can carry: the caller then parses it as usual, for
     /// the error it gives.
     pub fn apply_text(&mut self, text: &str, ext: u32) -> Option<Result<bool, EventError>> {
-        if self.strict {
-            return None;
-        }
         let record = EventRecord::carryable(text)?;
+        // Strict: what `check_event` refuses, read from the parsed event.
+        if self.strict {
+            if let Some(Err(e)) = crate::contract::json::parse_value(text)
+                .ok()
+                .map(|v| check_event(&v))
+            {
+                return Some(Err(e));
+            }
+        }
         let applied = self.apply_record(&record, Stored::Text(text.into()), ext);
         Some(applied.map_err(|odd| odd_error(record.id(), Named::Applied(ext), odd)))
     }

@@ -58,9 +58,13 @@ impl WasmProjector {
         with_input(len, |text| {
             let applied = match self.inner.apply_text(text, ext) {
                 Some(applied) => applied,
-                // Strict, or not an object the projection can carry: the parsed event is
-                // checked (and, strict, applied) as `apply` takes it.
-                None => self.inner.apply(parse_event(text)?, ext),
+                // Not an object the projection can carry: why, as the parsed text tells.
+                None => match check_carryable(&parse_event(text)?) {
+                    Err(e) => Err(e),
+                    Ok(()) => Err(crate::contract::event::EventError {
+                        message: "Runtime event must be an object.".into(),
+                    }),
+                },
             };
             applied.map_err(|e| JsError::new(&e.message))
         })

@@ -47,9 +47,12 @@ pub fn split_once_at<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
 /// `s` with each occurrence of `from` (left to right, not overlapping) replaced by `to`, as
 /// `str::replace` (for a non-empty `from`; an empty one replaces nothing).
 pub fn replace_all(s: &str, from: &str, to: &str) -> String {
+    if from.is_empty() {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some((before, after)) = split_once_at(rest, from).filter(|_| !from.is_empty()) {
+    while let Some((before, after)) = split_once_at(rest, from) {
         out.push_str(before);
         out.push_str(to);
         rest = after;
@@ -504,7 +507,13 @@ mod tests {
                 assert_eq!(find_part(h, w), h.find(w), "{h:?} / {w:?}");
                 assert_eq!(includes(h, w), h.contains(w), "{h:?} / {w:?}");
                 assert_eq!(split_once_at(h, w), h.split_once(w), "{h:?} / {w:?}");
-                if !w.is_empty() {
+                if w.is_empty() {
+                    assert_eq!(
+                        replace_all(h, w, "~"),
+                        h,
+                        "{h:?}: an empty pattern replaces nothing"
+                    );
+                } else {
                     assert_eq!(replace_all(h, w, "~"), h.replace(w, "~"), "{h:?} / {w:?}");
                 }
             }

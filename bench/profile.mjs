@@ -2,7 +2,10 @@
 // where the time goes, by function (self time) and by call subtree (inclusive time).
 //
 //   bash scripts/build-pkg.sh --profiling        # once: target/pkg-profiling keeps wasm names
-//   node --expose-gc bench/profile.mjs <workload> [n] [--pkg <dir>] [--top <k>]
+//   node --expose-gc bench/profile.mjs <workload> [n] [--pkg <dir>] [--top <k>] [--save <file>]
+//
+// `--save <file>`: the raw V8 CPU profile as well (`.cpuprofile`, for Chrome DevTools or a script
+// that follows callers and callees).
 //
 // Workloads (streams from `generateRuntimeEvents(n, 42)`; the generator runs before profiling):
 //   batch      projectAgentUiState, 3 calls (default n 20,000)
@@ -26,7 +29,10 @@
 //   replay     replayAgentUiFixture of each standard fixture, n rounds (default 300)
 //   delta      applyAgentRuntimeStateDeltaToProjectionState of the fixtures' state.delta event
 //              over the state of all 13 fixtures' events, n calls (default 2,000)
+//   deltas     applyAgentRuntimeStateDeltasToProjectionState of all 13 fixtures' events over their
+//              state, n calls (default 2,000)
 // Sampling adds overhead to short wasm functions; compare shares, not absolute times.
+import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -38,7 +44,7 @@ const opt = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const workload = args[0] ?? "batch";
-const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, delta: 2_000, tools: 2_000, coding: 2_000, readmodel: 2_000, short: 56, fresh: 300, replay: 300, accumulator: 300 };
+const defaults = { batch: 20_000, live: 50_000, state: 20_000, validate: 100_000, fixtures: 2_000, delta: 2_000, deltas: 2_000, tools: 2_000, coding: 2_000, readmodel: 2_000, short: 56, fresh: 300, replay: 300, accumulator: 300 };
 if (!(workload in defaults)) {
   console.error(`profile: unknown workload ${workload}; one of ${Object.keys(defaults).join(", ")}`);
   process.exit(2);
@@ -49,7 +55,7 @@ const rounds = Number(opt("--rounds", 200));
 const pkgDir = opt("--pkg", join(root, "target", "pkg-profiling"));
 const api = await import(pathToFileURL(join(pkgDir, "index.node.js")).href);
 
-const events = ["fixtures", "delta", "tools", "coding", "readmodel", "replay"].includes(workload) ? [] : api.generateRuntimeEvents(n, 42);
+const events = ["fixtures", "delta", "deltas", "tools", "coding", "readmodel", "replay"].includes(workload) ? [] : api.generateRuntimeEvents(n, 42);
 const text = workload === "validate" ? JSON.stringify(events) : "";
 /** `fn(events)` for each standard fixture's events, `n` rounds. */
 function eachFixture(fn) {
@@ -59,7 +65,7 @@ function eachFixture(fn) {
 // state.delta event.
 const fixtureEvents = api.agentUiConformanceFixtures.flatMap((f) => f.events);
 const deltaEvent = fixtureEvents.find((e) => e.eventClass === "state.delta");
-const fixtureState = workload === "delta" || workload === "coding" ? api.projectAgentUiState({ executionEvents: fixtureEvents }) : undefined;
+const fixtureState = ["delta", "deltas", "coding"].includes(workload) ? api.projectAgentUiState({ executionEvents: fixtureEvents }) : undefined;
 const toolProjections =
   workload === "tools" ? api.projectAgentRuntimeReadModel({ executionEvents: fixtureEvents }).events : undefined;
 
@@ -101,6 +107,9 @@ const run = {
   delta: () => {
     for (let r = 0; r < n; r++) api.applyAgentRuntimeStateDeltaToProjectionState(fixtureState, deltaEvent);
   },
+  deltas: () => {
+    for (let r = 0; r < n; r++) api.applyAgentRuntimeStateDeltasToProjectionState(fixtureState, fixtureEvents);
+  },
   validate: () => {
     for (let r = 0; r < 5; r++) api.collectRuntimeEventsValidationIssues(text);
   },
@@ -116,6 +125,8 @@ const t = performance.now();
 run();
 const wall = performance.now() - t;
 const { profile } = await session.post("Profiler.stop");
+const saveTo = opt("--save", undefined);
+if (saveTo !== undefined) writeFileSync(saveTo, JSON.stringify(profile));
 session.disconnect();
 
 // Self and inclusive time per function name (Rust hashes dropped; a name counts once per stack).

@@ -79,6 +79,11 @@ impl std::fmt::Display for EventError {
 
 impl std::error::Error for EventError {}
 
+/// The refusal of an event that is not an object.
+pub fn not_an_object() -> EventError {
+    err("Runtime event must be an object.")
+}
+
 fn err(msg: impl Into<String>) -> EventError {
     EventError {
         message: msg.into(),
@@ -145,9 +150,7 @@ pub(crate) fn deeper_than(v: &Value, limit: usize) -> bool {
 /// event's members; when several fields are wrong, the error names the first in the order
 /// id, the string fields (declaration order), sequence, the reference arrays, nesting.
 pub fn check_event(v: &Value) -> Result<(), EventError> {
-    let m = v
-        .as_object()
-        .ok_or_else(|| err("Runtime event must be an object."))?;
+    let m = v.as_object().ok_or_else(not_an_object)?;
     // Rank of the first failure found so far (lower ranks are reported first).
     let mut worst: Option<(usize, usize)> = None;
     let mut fail = |rank: usize, slot: usize| match worst {
@@ -212,7 +215,7 @@ pub fn parse_event(text: &str) -> Result<Value, EventError> {
 /// past [`MAX_EVENT_DEPTH`]). Returns the reason.
 pub fn check_carryable(v: &Value) -> Result<(), EventError> {
     if !v.is_object() {
-        return Err(err("Runtime event must be an object."));
+        return Err(not_an_object());
     }
     if deeper_than(v, MAX_EVENT_DEPTH) {
         return Err(too_deep());

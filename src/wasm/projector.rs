@@ -61,9 +61,7 @@ impl WasmProjector {
                 // Not an object the projection can carry: why, as the parsed text tells.
                 None => match check_carryable(&parse_event(text)?) {
                     Err(e) => Err(e),
-                    Ok(()) => Err(crate::contract::event::EventError {
-                        message: "Runtime event must be an object.".into(),
-                    }),
+                    Ok(()) => Err(crate::contract::event::not_an_object()),
                 },
             };
             applied.map_err(|e| JsError::new(&e.message))

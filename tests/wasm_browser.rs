@@ -17,4 +17,5 @@ wasm_case_tests!(
     input_over_the_limit_is_a_range_error,
     heap_blocks_keep_contents,
     batch_arena_keeps_blocks_apart,
+    lower_casing_is_the_hosts,
 );

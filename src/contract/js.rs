@@ -95,13 +95,46 @@ pub fn utf16_prefix(s: &str, n: usize) -> &str {
     s
 }
 
-/// JS `s.toLowerCase()` (Unicode default case mapping; close enough for the keys compared).
+/// JS `s.toLowerCase()`: ASCII here; text beyond ASCII by the host's lower-casing when one is
+/// installed ([`set_host_lower`]), else by Rust's (the same Unicode default case mapping,
+/// perhaps of another Unicode version).
 pub fn js_lower(s: &str) -> String {
     if s.is_ascii() {
-        s.to_ascii_lowercase()
-    } else {
-        s.to_lowercase()
+        return s.to_ascii_lowercase();
     }
+    match HOST_LOWER.with(std::cell::Cell::get) {
+        Some(lower) => lower(s),
+        None => unicode_lower(s),
+    }
+}
+
+/// A lower-casing of text ([`set_host_lower`]).
+pub type Lower = fn(&str) -> String;
+
+thread_local! {
+    /// The host's `toLowerCase` for text beyond ASCII ([`set_host_lower`]).
+    static HOST_LOWER: std::cell::Cell<Option<Lower>> = const { std::cell::Cell::new(None) };
+}
+
+/// Lower-case text beyond ASCII with `lower` from now on (the host's own `toLowerCase`, which is
+/// by definition what the reference does). The WebAssembly bindings install JS's when an
+/// instance starts, so the module carries no Unicode case tables (about 8 KB gzip).
+pub fn set_host_lower(lower: Lower) {
+    HOST_LOWER.with(|h| h.set(Some(lower)));
+}
+
+/// Unicode lower-casing without a host: Rust's tables, outside WebAssembly.
+#[cfg(not(target_arch = "wasm32"))]
+fn unicode_lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// In WebAssembly the host's lower-casing is always installed before any call (the bindings'
+/// start function); were it not, text beyond ASCII keeps its characters beyond ASCII (no Unicode
+/// tables are linked into the module).
+#[cfg(target_arch = "wasm32")]
+fn unicode_lower(s: &str) -> String {
+    s.to_ascii_lowercase()
 }
 
 /// `(s ?? "").trim().toLowerCase() === target` for a target in ASCII lower case, without allocating when the

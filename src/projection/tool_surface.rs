@@ -14,7 +14,7 @@ use super::normalization::{
 use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, EvIndex, Odd, OddOp};
-use crate::contract::js::{find_part, includes, js_trim};
+use crate::contract::js::{find_part, includes, js_lower, js_trim};
 use crate::contract::order::OrdSet;
 use crate::contract::val::{JsKey, Obj, Val};
 
@@ -103,7 +103,7 @@ fn normalize_family(tool_name: &str, fam: Option<&str>, op: Option<&str>) -> Str
     if let Some(f) = fam {
         return f.into();
     }
-    let n = js_trim(tool_name).to_lowercase();
+    let n = js_lower(js_trim(tool_name));
     let has = |w: &[&str]| w.iter().any(|x| includes(&n, x));
     if n.starts_with("mcp__") {
         "mcp"

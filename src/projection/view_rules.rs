@@ -9,7 +9,7 @@
 //!
 //! Every table is ordered: the first rule that matches decides.
 
-use crate::contract::js::{includes, js_trim, split_once_at};
+use crate::contract::js::{includes, js_lower, js_trim, split_once_at};
 use crate::contract::val::{write_json_str, write_json_str_list as list};
 
 // ---- status keys ------------------------------------------------------------------------------
@@ -442,7 +442,7 @@ pub const DEFAULT_MCP_OPERATION: &str = "tool";
 /// `parseAgentUiMcpToolName(name)`: `(serverId, toolName)`.
 pub fn parse_mcp_tool_name(name: &str) -> Option<(String, String)> {
     let t = js_trim(name);
-    if !t.to_lowercase().starts_with(MCP_PREFIX) {
+    if !js_lower(t).starts_with(MCP_PREFIX) {
         return None;
     }
     // The second part of `t.split("__")` is the server, the rest joined again the tool.
@@ -464,7 +464,7 @@ pub fn parse_mcp_tool_name(name: &str) -> Option<(String, String)> {
 pub fn classify_mcp_operation_kind(name: &str) -> Option<&'static str> {
     let parsed = parse_mcp_tool_name(name);
     let inner = parsed.as_ref().map_or(name, |p| p.1.as_str());
-    let lc = js_trim(inner).to_lowercase();
+    let lc = js_lower(js_trim(inner));
     let compact: String = lc
         .chars()
         .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())

@@ -671,14 +671,7 @@ impl BatchArena {
     /// (wasm-bindgen's table of JS values grows as a Rust vector) may outlive the arena. Arena
     /// blocks freed meanwhile wait for the arena's end.
     pub(crate) fn outside<T>(&self, f: impl FnOnce() -> T) -> T {
-        // SAFETY: single-threaded; no allocator call is running.
-        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
-        arena.state = ArenaState::Stopped;
-        let out = f();
-        // SAFETY: as above (`f` has returned).
-        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
-        arena.state = ArenaState::Active;
-        out
+        outside_arena(f)
     }
 
     /// Stop allocating from the arena. Its blocks stay readable until the result is dropped.
@@ -686,6 +679,25 @@ impl BatchArena {
         drop(self);
         StoppedArena(())
     }
+}
+
+/// Run `f` with plain allocations when a batch arena is active ([`BatchArena::outside`]), for a
+/// call into JS from code that does not hold the arena (the core's host hooks): what it
+/// allocates (wasm-bindgen's table of JS values grows as a Rust vector) may outlive the arena.
+pub(crate) fn outside_arena<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: single-threaded; no allocator call is running.
+    let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+    let active = arena.state == ArenaState::Active;
+    if active {
+        arena.state = ArenaState::Stopped;
+    }
+    let out = f();
+    if active {
+        // SAFETY: as above (`f` has returned).
+        let arena = unsafe { &mut *ALLOCATOR.arena.get() };
+        arena.state = ArenaState::Active;
+    }
+    out
 }
 
 impl Drop for BatchArena {

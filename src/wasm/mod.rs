@@ -19,11 +19,20 @@ pub mod projector;
 pub mod types;
 pub mod views;
 
-/// Readable panic messages in the console (debug builds: `scripts/build-pkg.sh --debug`).
-#[cfg(feature = "panic-hook")]
+/// What an instance sets up when it starts (wasm-bindgen's start function, run by the glue
+/// before any call, on every instance): JS's own `toLowerCase` for the core's lower-casing of
+/// text beyond ASCII (`contract::js::set_host_lower`: the module links no Unicode case tables),
+/// and in debug builds (`scripts/build-pkg.sh --debug`) readable panic messages in the console.
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
-pub fn install_panic_hook() {
+pub fn start() {
+    crate::contract::js::set_host_lower(host_lower);
+    #[cfg(feature = "panic-hook")]
     console_error_panic_hook::set_once();
+}
+
+/// JS `s.toLowerCase()`, outside any batch arena (the call makes JS values).
+fn host_lower(s: &str) -> String {
+    alloc::outside_arena(|| js_sys::JsString::from(s).to_lower_case().into())
 }
 
 /// Test hook (the `test-faults` feature only): trap inside the module, to test that the package

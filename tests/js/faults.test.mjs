@@ -110,6 +110,23 @@ test("a trap is a fault, and every export works after it; objects made before it
   oldLean.free();
 });
 
+test("a restarted module's first JS value, made during a batch, does not take memory the batch gives back", () => {
+  // A name beyond ASCII is lower-cased by JS's own toLowerCase, called from inside the batch:
+  // on a fresh instance that call makes the module's first JS values (wasm-bindgen's table of
+  // them starts then), which must outlive the batch's arena.
+  const named = events.map((e) => ({ ...e, title: "S\u212aILL", payload: { ...e.payload, toolName: "S\u212aILL" } }));
+  const expected = api.projectAgentUiState({ executionEvents: named });
+  assert.equal(expected.toolCalls.calls[0].family, "skill");
+  const before = useEverything();
+  expectFault(() => trapForTesting(0), "trapForTesting");
+  for (let round = 0; round < 20; round++) {
+    assert.deepStrictEqual(api.projectAgentUiState({ executionEvents: named }), expected, `round ${round}`);
+    // Errors the module makes are JS values too.
+    assert.throws(() => api.projectAgentUiState({ executionEvents: [7] }, { strict: true }), TypeError);
+    assert.deepStrictEqual(useEverything(), before, `round ${round}`);
+  }
+});
+
 test("a projector freed after a fault in another call keeps working until then", () => {
   const projector = api.createProjector();
   projector.apply(events[0]);

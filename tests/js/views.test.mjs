@@ -43,6 +43,21 @@ function parityCases() {
 }
 
 const cases = parityCases();
+
+test("views: a tool name is lower-cased as JS lower-cases it, text beyond ASCII included", () => {
+  // The tool family rules read the lower-cased name, so a name and its `toLowerCase()` have the
+  // same family; the module lower-cases text beyond ASCII with the host's own `toLowerCase`
+  // (the Kelvin sign is an ASCII "k" then).
+  const event = api.agentUiConformanceFixtures.find((f) => f.id === "tool-success").events[0];
+  const family = (name) =>
+    api.projectAgentUiState({ executionEvents: [{ ...event, title: name, payload: { toolName: name } }] }).toolCalls
+      .calls[0].family;
+  assert.equal(family("S\u212aILL"), "skill");
+  assert.equal(family("\u0130"), family("\u0130".toLowerCase()));
+  for (const name of ["S\u212aILL", "WEB_\u212aSEARCH", "B\u00c1SH", "\u0392ROWSER", "REA\u0110", "\u4e2dREAD"]) {
+    assert.equal(family(name), family(name.toLowerCase()), name);
+  }
+});
 const TERMINAL = new Set(["action.resolved", "action.cancelled", "action.canceled", "action.expired"]);
 
 test("views: the recorded cases are there", { skip: !hasReference }, () => {

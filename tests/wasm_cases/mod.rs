@@ -252,6 +252,28 @@ macro_rules! wasm_case_tests {
     };
 }
 
+/// The core's lower-casing of text beyond ASCII is JS's own `toLowerCase` in the module (its
+/// start function installs it; no Unicode case tables are linked): the Kelvin sign becomes an
+/// ASCII `k`, a final sigma its final form, U+0130 two characters. The package's glue runs the
+/// start function on every instance; wasm-bindgen-test does not run a library's, so this test
+/// does (tests/js/views.test.mjs checks it through the package).
+pub fn lower_casing_is_the_hosts() {
+    use agent_runtime_projection::contract::js::js_lower;
+    agent_runtime_projection::wasm::start();
+    for text in [
+        "\u{212a}EY",
+        "\u{c9}T\u{c9}",
+        "\u{3a3}\u{391}\u{3a3} \u{3a3}\u{391}\u{3a3}",
+        "\u{130}D",
+        "\u{4e2d}X",
+    ] {
+        let js: String = js_sys::JsString::from(text).to_lower_case().into();
+        assert_eq!(js_lower(text), js, "{text}");
+    }
+    assert_eq!(js_lower("\u{212a}EY"), "key");
+    assert_eq!(js_lower("\u{c9}T\u{c9}"), "\u{e9}t\u{e9}");
+}
+
 /// The wasm heap (small-block classes in front of talc): blocks of every class and of talc,
 /// grown, shrunk and freed in an interleaved order, never overlap and keep their contents.
 pub fn heap_blocks_keep_contents() {

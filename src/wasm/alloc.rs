@@ -667,13 +667,6 @@ impl BatchArena {
         }
     }
 
-    /// Run `f` with plain allocations, for calls into JS during the batch: what they allocate
-    /// (wasm-bindgen's table of JS values grows as a Rust vector) may outlive the arena. Arena
-    /// blocks freed meanwhile wait for the arena's end.
-    pub(crate) fn outside<T>(&self, f: impl FnOnce() -> T) -> T {
-        outside_arena(f)
-    }
-
     /// Stop allocating from the arena. Its blocks stay readable until the result is dropped.
     pub(crate) fn stop(self) -> StoppedArena {
         drop(self);
@@ -681,9 +674,10 @@ impl BatchArena {
     }
 }
 
-/// Run `f` with plain allocations when a batch arena is active ([`BatchArena::outside`]), for a
-/// call into JS from code that does not hold the arena (the core's host hooks): what it
-/// allocates (wasm-bindgen's table of JS values grows as a Rust vector) may outlive the arena.
+/// Run `f` with plain allocations when a batch arena is active, for a call into JS during a
+/// batch (a sink handed the wire text, the core's host hooks): what it allocates
+/// (wasm-bindgen's table of JS values grows as a Rust vector) may outlive the arena. Arena
+/// blocks freed meanwhile wait for the arena's end. Without an active arena, just `f()`.
 pub(crate) fn outside_arena<T>(f: impl FnOnce() -> T) -> T {
     // SAFETY: single-threaded; no allocator call is running.
     let arena = unsafe { &mut *ALLOCATOR.arena.get() };

@@ -7,7 +7,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::alloc::{dispose, BatchArena};
+use super::alloc::{dispose, outside_arena, BatchArena};
 use super::input::with_input;
 use crate::contract::val::{Flush, Val};
 use crate::contract::{sequence, terminal, validation};
@@ -142,11 +142,10 @@ fn write_state(
     state: &Val,
     out: &mut String,
     sink: Option<&js_sys::Function>,
-    arena: Option<&BatchArena>,
 ) {
     match sink {
         Some(sink) => {
-            let mut send = to_sink(sink, arena);
+            let mut send = to_sink(sink);
             let flush = Flush {
                 at: WIRE_CHUNK,
                 sink: &mut send,
@@ -158,21 +157,14 @@ fn write_state(
 }
 
 /// A flush sink ([`Flush`]) that hands the text to the JS function `sink` as a string (outside
-/// the batch `arena`: the call's JS values may grow wasm-bindgen's table). Should the function
+/// the batch arena: the call's JS values may grow wasm-bindgen's table). Should the function
 /// throw, the text stays in the buffer and no more is handed over: it all comes back with the
 /// call's result instead, so the pieces and the result always make the whole.
-fn to_sink<'a>(
-    sink: &'a js_sys::Function,
-    arena: Option<&'a BatchArena>,
-) -> impl FnMut(&mut String) + 'a {
+fn to_sink(sink: &js_sys::Function) -> impl FnMut(&mut String) + '_ {
     let mut taken = true;
     move |out: &mut String| {
         if taken {
-            let hand = || sink.call1(&JsValue::NULL, &JsValue::from_str(out)).is_ok();
-            taken = match arena {
-                Some(arena) => arena.outside(hand),
-                None => hand(),
-            };
+            taken = outside_arena(|| sink.call1(&JsValue::NULL, &JsValue::from_str(out)).is_ok());
             if taken {
                 out.clear();
             }
@@ -390,7 +382,7 @@ pub fn project(
                 crate::projection::projector::ProjectorCore::counted(source_count.clone());
             projector.set_strict(strict);
             if let Some(state) = projector.project_array_text(text) {
-                write_state(&projector, &state, out, sink.as_ref(), arena);
+                write_state(&projector, &state, out, sink.as_ref());
                 dispose(arena, state);
                 dispose(arena, projector);
                 return Ok(());
@@ -405,7 +397,7 @@ pub fn project(
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
-            write_state(&projector, state, out, sink.as_ref(), arena);
+            write_state(&projector, state, out, sink.as_ref());
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);

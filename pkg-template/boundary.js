@@ -3,7 +3,7 @@
 // functions. Every other wrapper file goes through these.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { AgentRuntimeProjectionFault, core, guard, isolated } from "./core.js";
-import { replaceLoneSurrogates } from "./wire.js";
+import { readTape, replaceLoneSurrogates } from "./wire.js";
 
 function instanceReady() {
   return core.exports !== null;
@@ -119,6 +119,21 @@ export const ISOLATE_INPUT_UNITS = 2_000_000;
 export function callWithText(what, text, fn) {
   return callSized(what, text.length > ISOLATE_INPUT_UNITS, () => fn(putText(text)));
 }
+
+/**
+ * The value of the tape the current instance's call just wrote (`at`: where, as the module
+ * returned it), its events standing for `events`. Inside the call's function, so that a call on
+ * a fresh instance (`isolated`) reads that instance's memory.
+ */
+export function tapeOf(at, events) {
+  const exports = core.exports;
+  let names = tapeNames.get(exports);
+  if (names === undefined) tapeNames.set(exports, (names = []));
+  return readTape(exports.memory.buffer, at, events, names);
+}
+
+/** Each instance's member names, as far as its tapes have named them (wire.js, `readTape`). */
+const tapeNames = new WeakMap();
 
 /** `call`, on a fresh instance dropped afterwards when `large` (see `ISOLATE_INPUT_UNITS`). */
 export function callSized(what, large, fn) {

@@ -5,19 +5,17 @@
 // keeps its value from one projection to the next. The module makes them once, from empty
 // input, when first asked (the instance may still be compiling when this file is evaluated).
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { call, putText } from "./boundary.js";
-import { isObject, parseWire, sameValue } from "./wire.js";
+import { call, putText, tapeOf } from "./boundary.js";
+import { copyParsed, isObject, sameValue } from "./wire.js";
 
 const NO_EVENTS = Object.freeze([]);
-let toolText;
 let toolSurface;
 let mcpSurface;
 
 /** The shared empty tool surface. */
 export function emptyToolSurface(what) {
   if (toolSurface === undefined) {
-    toolText = call(what, () => wasm.tool_surface_json(putText("[]")));
-    toolSurface = parseWire(toolText, NO_EVENTS);
+    toolSurface = call(what, () => tapeOf(wasm.tool_surface(putText("[]")), NO_EVENTS));
   }
   return toolSurface;
 }
@@ -25,7 +23,7 @@ export function emptyToolSurface(what) {
 /** The shared empty MCP surface. */
 export function emptyMcpSurface(what) {
   if (mcpSurface === undefined) {
-    mcpSurface = parseWire(call(what, () => wasm.mcp_surface_json(putText("[]"))), NO_EVENTS);
+    mcpSurface = call(what, () => tapeOf(wasm.mcp_surface(putText("[]")), NO_EVENTS));
   }
   return mcpSurface;
 }
@@ -46,7 +44,7 @@ export function shareEmptySurfaces(state, prev, events, what) {
   if (events.length === 0) {
     if (state.toolCalls !== tools && sameValue(state.toolCalls, tools)) state.toolCalls = tools;
   } else if (state.toolCalls === tools) {
-    state.toolCalls = parseWire(toolText, NO_EVENTS);
+    state.toolCalls = copyParsed(tools);
   }
   const calls = isObject(state.toolCalls) ? state.toolCalls.calls : undefined;
   const mcp = emptyMcpSurface(what);

@@ -16,6 +16,7 @@ import {
   requireEventList,
   sourceCountText,
   strictOption,
+  tapeOf,
 } from "./boundary.js";
 import {
   applyPatch,
@@ -47,20 +48,20 @@ export { PROJECTOR_OPTIONS } from "./boundary.js";
 /**
  * Event lists of more UTF-16 units of JSON than this take their state's wire text from the module
  * in pieces as it is written (`project`'s sink): the module then never holds a long stream's
- * whole wire text (about 0.4x its input) next to the input and the state. Shorter lists' wire
- * text fits one piece.
+ * whole wire text (about 0.4x its input) next to the input and the state. Shorter lists' states
+ * come as a tape (`project_tape`; wire.js, `readTape`), decoded a few times faster than text.
  */
 const WIRE_PIECES_UNITS = 512 * 1024;
 
-/** The wire text of the batch projection of the event list `text`, as `project` writes it. */
-function projectWire(what, text, sourceCount, strict) {
+/** The batch projection of the event list `text` (`events`, the caller's), decoded. */
+function projectState(what, text, sourceCount, strict, events) {
   if (text.length <= WIRE_PIECES_UNITS) {
-    return callWithText(what, text, (len) => wasm.project(len, sourceCount, strict));
+    return callWithText(what, text, (len) => tapeOf(wasm.project_tape(len, sourceCount, strict), events));
   }
   const pieces = [];
   const rest = callWithText(what, text, (len) => wasm.project(len, sourceCount, strict, (piece) => pieces.push(piece)));
   pieces.push(rest);
-  return pieces.join("");
+  return parseWire(pieces.join(""), events);
 }
 
 export function projectAgentUiState(input, options) {
@@ -69,7 +70,7 @@ export function projectAgentUiState(input, options) {
   const strict = strictOption(input, options);
   const given = projectionInput(input, what);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  const state = parseWire(projectWire(what, text, given.sourceCount, strict), events);
+  const state = projectState(what, text, given.sourceCount, strict, events);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 
@@ -112,7 +113,7 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const count = sourceCountText(sourceCount);
   const text = jsonText({ executionEvents: events, messages }, `${what}: input`);
   const sent = count === undefined ? text : `${text.slice(0, -1)},"sourceCount":${count}}`;
-  const state = parseWire(callWithText(what, sent, (len) => wasm.project_from_session_snapshot(len)), events);
+  const state = callWithText(what, sent, (len) => tapeOf(wasm.project_from_session_snapshot(len), events));
   linkSnapshotMessages(state, messages);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
@@ -131,7 +132,7 @@ export function buildAgentUiSubagentsModel(events = []) {
   const what = "buildAgentUiSubagentsModel";
   requireEventList(events, what);
   const text = eventListText(events, `${what}: events`);
-  return parseWire(callWithText(what, text, (len) => wasm.build_subagents_model(len)), events);
+  return callWithText(what, text, (len) => tapeOf(wasm.build_subagents_model(len), events));
 }
 
 /** Whether `x` is a plain object JSON writes from its own keys. */
@@ -220,7 +221,7 @@ export function replayAgentUiFixture(fixture) {
   requireEventList(events, what);
   const { sent, shared } = fixtureSharingSources(fixture, events);
   const text = jsonText(sent, `${what}: fixture`);
-  const replay = parseWire(callWithText(what, text, (len) => wasm.replay_fixture(len, shared)), events);
+  const replay = callWithText(what, text, (len) => tapeOf(wasm.replay_fixture(len, shared), events));
   shareEmptySurfaces(shareBatchViews(replay.state, events), undefined, events, what);
   return replay;
 }

@@ -15,8 +15,9 @@ import {
   putText,
   requireEvent,
   requireEventList,
+  tapeOf,
 } from "./boundary.js";
-import { WireRef, applyPatch, encodeWire, keepOwnObjects, parseWire, setOwn, shareCodingViewItems } from "./wire.js";
+import { WireRef, applyPatch, encodeWire, keepOwnObjects, setOwn, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core, track } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
@@ -480,7 +481,7 @@ export function projectAgentUiToolSurface(projections) {
   // A call's views of its events are made from the projections' own events (`"\u0000t"`
   // templates naming the projection's index).
   const sources = tools.map((facts) => (facts === null ? undefined : facts[TOOL_SOURCE_FIELD]));
-  return parseWire(call(what, () => wasm.tool_surface_json(putText(text))), sources);
+  return call(what, () => tapeOf(wasm.tool_surface(putText(text)), sources));
 }
 
 export function projectAgentUiMcpSurface(toolSurface) {
@@ -490,7 +491,7 @@ export function projectAgentUiMcpSurface(toolSurface) {
   const views = toolSurface.calls.map((call) => call.mcp);
   if (!views.some(Boolean)) return emptyMcpSurface(what);
   const text = jsonText(views, `${what}: toolSurface.calls[*].mcp`);
-  return parseWire(call(what, () => wasm.mcp_surface_json(putText(text))), views);
+  return call(what, () => tapeOf(wasm.mcp_surface(putText(text)), views));
 }
 
 export function buildAgentUiCollaborationPayloadMetadata(input) {
@@ -499,7 +500,7 @@ export function buildAgentUiCollaborationPayloadMetadata(input) {
   // payload; of any other value its members are read.
   void input.payload;
   const text = jsonText(asRecord(input), `${what}: input`);
-  return parseWire(call(what, () => wasm.collaboration_metadata_json(putText(text))), NO_EVENTS);
+  return call(what, () => tapeOf(wasm.collaboration_metadata(putText(text)), NO_EVENTS));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -775,7 +776,7 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
   // The state's own objects the view hands back, as the reference's does (coding::StateRefs).
   const refs = `[${kept.push(state.runtime) - 1},${kept.push(state.actions) - 1}]`;
   const text = `[${stateText},${sourcesText},${readModelText},${refs}]`;
-  const view = parseWire(call(what, () => wasm.coding_view_json(putText(text))), kept);
+  const view = call(what, () => tapeOf(wasm.coding_view(putText(text)), kept));
   return shareCodingViewItems(view, state);
 }
 
@@ -787,8 +788,5 @@ export function projectCodingWorkbenchViewFromEvents(input) {
   const given = input === undefined || input === null ? undefined : input.executionEvents;
   const events = given?.length ? requireEventList(given, what) : [];
   const text = jsonText({ ...asRecord(input), executionEvents: events }, `${what}: input`);
-  return parseWire(
-    call(what, () => wasm.coding_view_from_events_json(putText(text))),
-    events,
-  );
+  return call(what, () => tapeOf(wasm.coding_view_from_events(putText(text)), events));
 }

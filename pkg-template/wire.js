@@ -1,5 +1,20 @@
 // Wire decoding and structural sharing (see docs/design.md, "Values" and "Patch protocol").
 import { makers } from "./glue/templates.js";
+import {
+  TAPE_ARR,
+  TAPE_EVENT,
+  TAPE_FALSE,
+  TAPE_FIELD,
+  TAPE_LITERAL_NAME,
+  TAPE_MADE,
+  TAPE_NULL,
+  TAPE_NUM,
+  TAPE_OBJ,
+  TAPE_STR,
+  TAPE_TRUE,
+  TAPE_UINT,
+  TAPE_UNDEFINED,
+} from "./glue/tape-codes.js";
 import { RULES, hasStateDelta } from "./rules.js";
 //
 // Rust writes plain JSON with three escapes inside strings:
@@ -413,6 +428,118 @@ export function linkSnapshotMessages(state, messages) {
     const part = parts[i];
     if (isObject(part) && isObject(message) && hasOwn(part, "refs")) part.refs = message.refs;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tape (contract::tape): an output the module wrote into its own memory as codes, numbers and
+// one text, decoded here without parsing text: the same values as the wire text of the same
+// output. Member names are indexes into a table the module keeps; `names`, the JS side's copy,
+// catches up from it when a tape names more than it holds.
+
+const utf8 = new TextDecoder();
+
+// The tape being read (one at a time: nothing `readTape` calls reads another).
+let tapeOps;
+let tapeNums;
+let tapeText;
+let tapeNames;
+let tapeEvents;
+let tapeAt = 0;
+
+/** The text of `bytes` bytes at `ptr` in `buffer`; `ascii`: one byte per UTF-16 unit. */
+function textAt(buffer, ptr, bytes, ascii) {
+  if (bytes === 0) return "";
+  const view = new Uint8Array(buffer, ptr, bytes);
+  return ascii && bytes <= 1024 ? String.fromCharCode.apply(null, view) : utf8.decode(view);
+}
+
+/**
+ * The value of the tape the module located at address `at` of `buffer` (its linear memory;
+ * `contract::tape`, `wasm::tape::Written::at`), its events standing for `events`; `names` is the
+ * JS copy of the module's name table. Read before the next call into the module (which may write
+ * another tape).
+ */
+export function readTape(buffer, at, events, names) {
+  const where = new Uint32Array(buffer, at, 10);
+  const count = where[7];
+  if (names.length < count) {
+    const spans = new Uint32Array(buffer, where[8], 2 * count);
+    for (let i = names.length; i < count; i++) names.push(textAt(buffer, where[9] + spans[2 * i], spans[2 * i + 1], false));
+  }
+  tapeOps = new Uint32Array(buffer, where[0], where[1]);
+  tapeNums = where[3] === 0 ? undefined : new Float64Array(buffer, where[2], where[3]);
+  tapeText = textAt(buffer, where[4], where[5], where[5] === where[6]);
+  tapeNames = names;
+  tapeEvents = events;
+  tapeAt = 0;
+  try {
+    const value = tapeValue();
+    if (tapeAt !== tapeOps.length) throw new Error("internal error: a tape holds more than one value");
+    return value;
+  } finally {
+    tapeOps = tapeNums = tapeText = tapeNames = tapeEvents = undefined;
+  }
+}
+
+function tapeValue() {
+  const ops = tapeOps;
+  switch (ops[tapeAt++]) {
+    case TAPE_UNDEFINED:
+      return undefined;
+    case TAPE_NULL:
+      return null;
+    case TAPE_TRUE:
+      return true;
+    case TAPE_FALSE:
+      return false;
+    case TAPE_UINT:
+      return ops[tapeAt++];
+    case TAPE_NUM:
+      return tapeNums[ops[tapeAt++]];
+    case TAPE_STR:
+      return tapeString();
+    case TAPE_ARR: {
+      const n = ops[tapeAt++];
+      const out = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = tapeValue();
+      return out;
+    }
+    case TAPE_OBJ: {
+      const n = ops[tapeAt++];
+      const out = {};
+      for (let i = 0; i < n; i++) {
+        const name = tapeName();
+        if (name === "__proto__") setOwn(out, name, tapeValue());
+        else out[name] = tapeValue();
+      }
+      return out;
+    }
+    case TAPE_EVENT:
+      return tapeEvents[ops[tapeAt++]];
+    case TAPE_MADE: {
+      const at = tapeAt;
+      tapeAt += 5;
+      return makers[ops[at]](tapeEvents[ops[at + 1]], ops[at + 2], ops[at + 3], ops[at + 4]);
+    }
+    case TAPE_FIELD: {
+      const event = tapeEvents[ops[tapeAt++]];
+      return event[tapeName()];
+    }
+    default:
+      throw new Error(`internal error: tape code ${ops[tapeAt - 1]} at ${tapeAt - 1}`);
+  }
+}
+
+function tapeName() {
+  const name = tapeOps[tapeAt++];
+  return name === TAPE_LITERAL_NAME ? tapeString() : tapeNames[name];
+}
+
+function tapeString() {
+  const start = tapeOps[tapeAt];
+  const end = start + tapeOps[tapeAt + 1];
+  tapeAt += 2;
+  return tapeText.slice(start, end);
 }
 
 /** Parse and decode wire text. */

@@ -13,6 +13,7 @@ pub mod order;
 pub mod record;
 pub mod redact;
 pub mod sequence;
+pub mod tape;
 pub mod terminal;
 pub mod val;
 pub mod validation;

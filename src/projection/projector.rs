@@ -2,6 +2,7 @@
 //! event; the state document is event-only state plus the active `state.delta` repairs.
 
 use crate::contract::fxhash::{HashMap, HashSet};
+use crate::contract::tape::{Tape, TapeTooLong};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -599,6 +600,12 @@ impl<'a> ProjectorCore<'a> {
     /// ([`Val::write_json_flushed`]).
     pub fn write_wire_flushed(&self, v: &Val, out: &mut String, flush: Flush<'_>) {
         v.write_json_flushed(out, &|s| self.field_of(s), flush);
+    }
+
+    /// The tape of `v` (`contract::tape`), from this projector's state: as [`Self::write_wire`],
+    /// a long string the state copies from an input event is a reference to it.
+    pub fn write_tape(&self, v: &Val, tape: &mut Tape) -> Result<(), TapeTooLong> {
+        tape.write_with(v, &|s| self.field_of(s))
     }
 
     /// Wire text of a patch from this projector (see [`Self::write_wire`]).

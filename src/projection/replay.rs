@@ -325,20 +325,21 @@ pub fn replay_fixture(fixture: &Value) -> Result<ReplayResult, EventError> {
     )
 }
 
-/// The wire text of `replayAgentUiFixture(fixture)`'s result into `out`: its state as a batch
-/// projection sends it ([`ProjectorCore::write_wire`]: the objects made from event `i` and the
-/// long strings copied from it are references to `fixture.events[i]`); the state is built
-/// whole only for the coding view's checks.
+/// `replayAgentUiFixture(fixture)`'s result handed to `write` with the projector that made its
+/// state (none when the stream failed closed), to be written as a batch projection's state is
+/// ([`ProjectorCore::write_tape`]: the objects made from event `i` and the long strings copied
+/// from it are references to `fixture.events[i]`); the state is built whole only for the
+/// coding view's checks.
 ///
 /// `shared`: the read models' sources known to be the fixture's events, as flat quadruples
 /// `(read model, list, index, event)` ([`SharedSource`]) in ascending order; each is validated
 /// as `fixture.events[event]` (the wrapper names only events it found equal; a quadruple that
 /// names no event leaves the projection's own source to be validated).
-pub fn write_replay_wire(
+pub fn write_replay<R>(
     fixture: &Value,
     shared: &[u32],
-    out: &mut String,
-) -> Result<(), EventError> {
+    write: impl FnOnce(&Val, Option<&ProjectorCore<'_>>) -> R,
+) -> Result<R, EventError> {
     let events = fixture_events(fixture);
     // The quadruples come in the order the validation asks for them (ascending); a cursor
     // passes over those it never asks for.
@@ -367,11 +368,8 @@ pub fn write_replay_wire(
     };
     let result =
         replay_inner(fixture, &source_of, &project, &full, &single_event_actions)?.to_val();
-    match core.borrow().as_ref() {
-        Some(p) => p.write_wire(&result, out),
-        None => result.write_json(out),
-    }
-    Ok(())
+    let written = write(&result, core.borrow().as_ref());
+    Ok(written)
 }
 
 /// `replayAgentUiFixture(fixture)` as the reference's result object (7 keys). `Val::Event(i)`

@@ -11,6 +11,7 @@ use super::alloc::{dispose, outside_arena, BatchArena};
 use super::input::with_input;
 use crate::contract::val::{Flush, Val};
 use crate::contract::{sequence, terminal, validation};
+use crate::projection::projector::ProjectorCore;
 use crate::projection::{replay, snapshot, subagents};
 
 /// Copy `text` into the input buffer; returns its length in bytes (the binding tests' way in;
@@ -136,9 +137,24 @@ pub(crate) fn batch(
     Ok(out)
 }
 
+/// [`batch`] of a function whose result is a value, handed over as a tape (`contract::tape`).
+pub(crate) fn batch_tape(
+    len: usize,
+    f: impl FnOnce(&str, Option<&BatchArena>) -> Result<Val, String>,
+) -> Result<u32, JsError> {
+    let mut at = Ok(0);
+    batch(len, 0, |text, _, arena| {
+        let v = f(text, arena)?;
+        at = super::tape::tape_of(&v);
+        dispose(arena, v);
+        Ok(())
+    })?;
+    at
+}
+
 /// The wire text of a batch's `state` into `out`, in pieces to `sink` when there is one.
 fn write_state(
-    projector: &crate::projection::projector::ProjectorCore<'_>,
+    projector: &ProjectorCore<'_>,
     state: &Val,
     out: &mut String,
     sink: Option<&js_sys::Function>,
@@ -362,7 +378,6 @@ pub fn project(
     strict: bool,
     sink: Option<js_sys::Function>,
 ) -> Result<String, JsError> {
-    let source_count = source_count(source_count_json)?;
     // The wire text of a long stream is about 0.45x its input (events and most per-event
     // objects cross as references to the caller's events): reserve about that once, or two
     // pieces when it goes to a sink.
@@ -370,19 +385,66 @@ pub fn project(
         Some(_) => 2 * WIRE_CHUNK,
         None => len / 2 + 1024,
     };
+    project_batch(
+        len,
+        source_count_json,
+        strict,
+        reserve,
+        &mut |projector, state, out| {
+            write_state(projector, state, out, sink.as_ref());
+            Ok(())
+        },
+    )
+}
+
+/// [`project`], the state handed over as a tape (`contract::tape`): for the shorter batches,
+/// whose state the JS side decodes faster from a tape than from text.
+#[wasm_bindgen]
+pub fn project_tape(
+    len: usize,
+    source_count_json: Option<String>,
+    strict: bool,
+) -> Result<u32, JsError> {
+    let mut at = 0;
+    project_batch(
+        len,
+        source_count_json,
+        strict,
+        0,
+        &mut |projector, state, _| {
+            at = super::tape::written(|tape| projector.write_tape(state, tape))?;
+            Ok(())
+        },
+    )?;
+    Ok(at)
+}
+
+/// What a batch's state is written with: into the text, or elsewhere (then the text stays empty).
+type StateWriter<'w> = dyn FnMut(&ProjectorCore<'_>, &Val, &mut String) -> Result<(), JsError> + 'w;
+
+/// The batch projection of [`project`] and [`project_tape`]; `reserve`: bytes of text to set
+/// aside.
+fn project_batch(
+    len: usize,
+    source_count_json: Option<String>,
+    strict: bool,
+    reserve: usize,
+    write: &mut StateWriter<'_>,
+) -> Result<String, JsError> {
+    let source_count = source_count(source_count_json)?;
     // A long stream's batch needs about 2.7x its input (the input buffer included: the
     // projector keeps each event's text, then its views and the state); set most of it aside
     // at once.
     let _reserved = (len >= STREAM_MIN_BYTES)
         .then(|| crate::wasm::alloc::reserve(len / 10 * STREAM_RESERVE_TENTHS));
-    batch(len, reserve, |text, out, arena| {
+    let mut written = Ok(());
+    let text = batch(len, reserve, |text, out, arena| {
         if text.len() >= STREAM_MIN_BYTES {
             // One pass: each event parsed, applied and dropped (the projector keeps its text).
-            let mut projector =
-                crate::projection::projector::ProjectorCore::counted(source_count.clone());
+            let mut projector = ProjectorCore::counted(source_count.clone());
             projector.set_strict(strict);
             if let Some(state) = projector.project_array_text(text) {
-                write_state(&projector, &state, out, sink.as_ref());
+                written = write(&projector, &state, out);
                 dispose(arena, state);
                 dispose(arena, projector);
                 return Ok(());
@@ -397,12 +459,13 @@ pub fn project(
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
-            write_state(&projector, state, out, sink.as_ref());
+            written = write(&projector, state, out);
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);
         state.map(|s| dispose(arena, s))
-    })
+    })?;
+    written.map(|()| text)
 }
 
 /// `projectAgentUiStateFromSessionSnapshot(input)` of what the snapshot resolves to, as the
@@ -410,8 +473,9 @@ pub fn project(
 /// "sourceCount"?: <as given>, "messages"?: <as given>}` (no `sourceCount`: 0).
 /// `Val::Event(i)` is `executionEvents[i]`.
 #[wasm_bindgen]
-pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
-    batch(len, len, |text, out, arena| {
+pub fn project_from_session_snapshot(len: usize) -> Result<u32, JsError> {
+    let mut at = Ok(0);
+    batch(len, 0, |text, _, arena| {
         let input = parse_text(text)?;
         let events = input
             .get("executionEvents")
@@ -422,33 +486,42 @@ pub fn project_from_session_snapshot(len: usize) -> Result<String, JsError> {
         let state =
             snapshot::project_from_session_snapshot(events, source_count, input.get("messages"));
         if let Ok(s) = &state {
-            s.write_json(out);
+            at = super::tape::tape_of(s);
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, input);
         state.map(|s| dispose(arena, s))
-    })
+    })?;
+    at
 }
 
-/// `buildAgentUiSubagentsModel(events)`.
+/// `buildAgentUiSubagentsModel(events)`, as a tape (`contract::tape`).
 #[wasm_bindgen]
-pub fn build_subagents_model(len: usize) -> Result<String, JsError> {
+pub fn build_subagents_model(len: usize) -> Result<u32, JsError> {
     let events = with_input(len, |text| {
         event_list(text, false).map_err(|e| JsError::new(&e))
     })?;
-    subagents::build_agent_ui_subagents_model(&events)
-        .map(|v| wire(&v))
-        .map_err(|e| JsError::new(&at(e)))
+    let model =
+        subagents::build_agent_ui_subagents_model(&events).map_err(|e| JsError::new(&at(e)))?;
+    super::tape::tape_of(&model)
 }
 
 /// `replayAgentUiFixture(fixture)`; `Val::Event(i)` is `fixture.events[i]`. `shared`: the read
-/// models' sources the wrapper found to be the fixture's events (`replay::write_replay_wire`).
+/// models' sources the wrapper found to be the fixture's events (`replay::write_replay`).
+/// The result is a tape (`contract::tape`).
 #[wasm_bindgen]
-pub fn replay_fixture(len: usize, shared: &[u32]) -> Result<String, JsError> {
-    batch(len, len, |text, out, arena| {
+pub fn replay_fixture(len: usize, shared: &[u32]) -> Result<u32, JsError> {
+    let mut at = Ok(0);
+    batch(len, 0, |text, _, arena| {
         let fixture = parse_text(text)?;
-        let result = replay::write_replay_wire(&fixture, shared, out).map_err(|e| e.message);
+        let result = replay::write_replay(&fixture, shared, |result, projector| {
+            at = super::tape::written(|tape| match projector {
+                Some(p) => p.write_tape(result, tape),
+                None => tape.write(result),
+            });
+        });
         dispose(arena, fixture);
-        result
-    })
+        result.map_err(|e| e.message)
+    })?;
+    at
 }

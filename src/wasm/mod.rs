@@ -16,6 +16,9 @@ pub mod api;
 pub mod app_server;
 pub mod input;
 pub mod projector;
+mod tape;
+#[doc(hidden)]
+pub use tape::last_tape;
 pub mod types;
 pub mod views;
 

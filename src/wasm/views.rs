@@ -15,8 +15,9 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
-use super::api::{batch, check, parse, parse_text, parse_wire_text};
+use super::api::{batch, batch_tape, check, parse, parse_text, parse_wire_text};
 use super::input::{with_input, with_words};
+use super::tape::tape_of;
 use crate::contract::event::{check_carryable, empty_record, index_events, Ev, Js, Odd, OddOp};
 use crate::contract::val::Val;
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
@@ -28,12 +29,6 @@ use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClas
 use crate::projection::state_delta::{PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
-
-fn wire(v: &Val) -> String {
-    let mut s = String::new();
-    v.write_json(&mut s);
-    s
-}
 
 /// A view's patch as text. It is usually a few hundred bytes, so its text starts at the largest
 /// size the allocator serves from its small-block caches (`alloc::SMALL_MAX`) rather than at the
@@ -390,24 +385,24 @@ impl WasmSubagentsAccumulator {
 
 /// `projectAgentUiToolSurface(projections)`: the input buffer holds a JSON array of read-model
 /// projections.
+/// The result is a tape (`contract::tape`).
 #[wasm_bindgen]
-pub fn tool_surface_json(len: usize) -> Result<String, JsError> {
+pub fn tool_surface(len: usize) -> Result<u32, JsError> {
     let Value::Array(items) = input_value(len)? else {
         return Err(JsError::new("Projections must be an array."));
     };
-    tool_surface::project_tool_surface(&items)
-        .map(|v| wire(&v))
-        .map_err(|e| JsError::new(&e))
+    let surface = tool_surface::project_tool_surface(&items).map_err(|e| JsError::new(&e))?;
+    tape_of(&surface)
 }
 
 /// `projectAgentUiMcpSurface(toolSurface)`: the input buffer holds the calls' `mcp` views
-/// (`toolSurface.calls.map((call) => call.mcp)`); `Val::Event(i)` in the result is view `i`.
+/// (`toolSurface.calls.map((call) => call.mcp)`); `Val::Event(i)` in the result (a tape) is view
+/// `i`.
 #[wasm_bindgen]
-pub fn mcp_surface_json(len: usize) -> Result<String, JsError> {
+pub fn mcp_surface(len: usize) -> Result<u32, JsError> {
     let views = Val::from_json(&input_value(len)?);
-    tool_surface::project_mcp_surface(&views)
-        .map(|v| wire(&v))
-        .map_err(|e| JsError::new(&e))
+    let surface = tool_surface::project_mcp_surface(&views).map_err(|e| JsError::new(&e))?;
+    tape_of(&surface)
 }
 
 // ---- state deltas -----------------------------------------------------------------------------
@@ -503,10 +498,10 @@ impl WasmStateDeltaPass {
 /// view cannot read may be null), the coding read model or null, and where the state's own
 /// objects the view hands back are in the caller's list (`coding::StateRefs`: the positions of
 /// `runtime` and `actions`). `Val::Event(i)` stands for entry `i` of that list, whose first
-/// entries are `sources`. Runs in the batch arena.
+/// entries are `sources`. Runs in the batch arena; the result is a tape (`contract::tape`).
 #[wasm_bindgen]
-pub fn coding_view_json(len: usize) -> Result<String, JsError> {
-    batch(len, 1024, |text, out, arena| {
+pub fn coding_view(len: usize) -> Result<u32, JsError> {
+    batch_tape(len, |text, arena| {
         let input = parse_text(text)?;
         let (Some(state), Some(Value::Array(sources)), Some(rm), Some(refs)) =
             (input.get(0), input.get(1), input.get(2), input.get(3))
@@ -532,32 +527,31 @@ pub fn coding_view_json(len: usize) -> Result<String, JsError> {
             &coding::single_event_actions,
             refs,
         );
-        view.write_json(out);
-        dispose(arena, (view, src, state));
+        dispose(arena, (src, state));
         dispose(arena, indexed);
         dispose(arena, input);
-        Ok(())
+        Ok(view)
     })
 }
 
 /// `projectCodingWorkbenchViewFromEvents(input)`; `Val::Event(i)` is `input.executionEvents[i]`.
+/// The result is a tape (`contract::tape`).
 #[wasm_bindgen]
-pub fn coding_view_from_events_json(len: usize) -> Result<String, JsError> {
-    batch(len, 1024, |text, out, arena| {
+pub fn coding_view_from_events(len: usize) -> Result<u32, JsError> {
+    batch_tape(len, |text, arena| {
         let input = parse_text(text)?;
         let view = coding::project_coding_workbench_view_from_events(&input)?;
-        view.write_json(out);
-        dispose(arena, (view, input));
-        Ok(())
+        dispose(arena, input);
+        Ok(view)
     })
 }
 
 // ---- collaboration ----------------------------------------------------------------------------
 
 /// `buildAgentUiCollaborationPayloadMetadata(input)`: the input buffer holds the input object.
-/// A named field that is neither a string nor absent reads as absent.
+/// A named field that is neither a string nor absent reads as absent. The result is a tape.
 #[wasm_bindgen]
-pub fn collaboration_metadata_json(len: usize) -> Result<String, JsError> {
+pub fn collaboration_metadata(len: usize) -> Result<u32, JsError> {
     let input = input_value(len)?;
     let s = |k: &str| input.get(k).and_then(Value::as_str);
     let metadata = CollabInput {
@@ -582,5 +576,5 @@ pub fn collaboration_metadata_json(len: usize) -> Result<String, JsError> {
         metadata: input.get("metadata"),
         payload: input.get("payload"),
     };
-    Ok(wire(&build_collaboration_payload_metadata(&metadata)))
+    tape_of(&build_collaboration_payload_metadata(&metadata))
 }

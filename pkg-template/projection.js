@@ -240,10 +240,10 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
 
 /**
  * The first patch of a projector made without events (the initial state's whole-state patch,
- * parsed and never decoded), by source count: the next such projector decodes a copy of it and
- * tells the module it has the state, instead of having the module build and write the same
- * state again and parsing that text. Bounded; a patch holds no event of its projector, so any
- * projector can use it.
+ * a copy kept before it is applied), by source count: the next such projector applies a copy of
+ * it and tells the module it has the state, instead of having the module build and write the
+ * same state again and reading that tape. Bounded; a patch holds no event of its projector, so
+ * any projector can use it.
  */
 const initialPatches = new Map();
 const INITIAL_PATCHES_MAX = 16;
@@ -285,7 +285,7 @@ class ProjectorCore {
         this.initialKey = key;
       } else {
         call(what, () => this.inner.assume_initial_sent());
-        this.state = shareEmptySurfaces(applyPatch(undefined, copyParsed(initial), this.events), undefined, this.events, what);
+        this.state = shareEmptySurfaces(applyPatch(undefined, copyParsed(initial)), undefined, this.events, what);
         this.dirty = false;
       }
     }
@@ -312,15 +312,14 @@ class ProjectorCore {
   getState() {
     this.check(`${this.what}.getState`);
     if (this.dirty) {
-      const text = call(`${this.what}.getState`, () => this.inner.take_patch());
-      const patch = JSON.parse(text);
+      const patch = call(`${this.what}.getState`, () => tapeOf(this.inner.take_patch(), this.events));
       if (this.initialKey !== undefined) {
         if (initialPatches.size >= INITIAL_PATCHES_MAX) initialPatches.clear();
         initialPatches.set(this.initialKey, copyParsed(patch));
         this.initialKey = undefined;
       }
       const prev = this.state;
-      const next = applyPatch(prev, patch, this.events);
+      const next = applyPatch(prev, patch);
       // The MCP views are shared as the reference shares them (wire.js).
       this.state = patch.full || prev === undefined ? linkMcpViews(next) : linkMcpViewsAfterPatch(next, prev, patch);
       shareEmptySurfaces(this.state, patch.full ? undefined : prev, this.events, `${this.what}.getState`);

@@ -374,7 +374,7 @@ function hasSubagentThread(event) {
 export function createAgentUiSubagentsModelAccumulator() {
   const what = "createAgentUiSubagentsModelAccumulator";
   const { inner, check } = owned(what, () => new wasm.WasmSubagentsAccumulator());
-  let model = applyPatch(undefined, JSON.parse(call(what, () => inner.take_patch())), NO_EVENTS);
+  let model = applyPatch(undefined, call(what, () => tapeOf(inner.take_patch(), NO_EVENTS)));
   return {
     apply(event) {
       check();
@@ -382,8 +382,7 @@ export function createAgentUiSubagentsModelAccumulator() {
       // An event of no subagent thread leaves the model as it is: no call into WebAssembly.
       if (!hasSubagentThread(event)) return model;
       const text = eventText(event, `${what}.apply`);
-      const patch = call(`${what}.apply`, () => inner.apply(putText(text)));
-      model = applyPatch(model, JSON.parse(patch), NO_EVENTS);
+      model = applyPatch(model, call(`${what}.apply`, () => tapeOf(inner.apply(putText(text)), NO_EVENTS)));
       return model;
     },
     getModel() {
@@ -392,7 +391,7 @@ export function createAgentUiSubagentsModelAccumulator() {
     },
     reset() {
       check();
-      model = applyPatch(undefined, JSON.parse(call(`${what}.reset`, () => inner.reset())), NO_EVENTS);
+      model = applyPatch(undefined, call(`${what}.reset`, () => tapeOf(inner.reset(), NO_EVENTS)));
       return model;
     },
   };
@@ -582,9 +581,9 @@ function deltaPassOver(pass, state, what, withDiagnostics) {
   const kept = [];
   const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
   const text = encodeWire(neededPart(state, need, keep));
-  const out = JSON.parse(call(what, () => pass.run(putText(text))));
+  const out = call(what, () => tapeOf(pass.run(putText(text)), kept));
   if (out.retry === true) return out;
-  const next = applyPatch(state, out.patch, kept);
+  const next = applyPatch(state, out.patch);
   keepOwnObjects(next, state);
   return { state: next, applied: out.applied, error: out.error };
 }

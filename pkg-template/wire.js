@@ -584,36 +584,36 @@ function shallowCopy(x) {
  * and appends the new slots in the same step (`slice` + `push` would copy it a second time to
  * grow it), so an append to a long list costs one copy of it.
  */
-function nextList(list, len, set, events) {
+function nextList(list, len, set) {
   const old = Array.isArray(list) ? list : [];
   const keep = old.length < len ? old.length : len;
   const tail = [];
   for (let j = 0; j < set.length; j++) {
     const slot = set[j];
     const i = slot[0];
-    if (i >= keep) tail[i - keep] = decodeWire(slot[1], events);
+    if (i >= keep) tail[i - keep] = slot[1];
   }
   const next = (keep === old.length ? old : old.slice(0, keep)).concat(tail);
   if (next.length < len) next.length = len;
   for (let j = 0; j < set.length; j++) {
     const slot = set[j];
     const i = slot[0];
-    if (i < keep) next[i] = decodeWire(slot[1], events);
+    if (i < keep) next[i] = slot[1];
   }
   return next;
 }
 
 /**
- * Build the next state from `prev` and a patch (already JSON-parsed, not yet decoded).
- * Only the containers on the ops' paths are copied, each at most once; every other subtree is
- * the same object as in `prev`, and `prev` itself is never modified.
+ * Build the next state from `prev` and a patch (read from its tape: its values are the state's
+ * own). Only the containers on the ops' paths are copied, each at most once; every other subtree
+ * is the same object as in `prev`, and `prev` itself is never modified.
  */
-export function applyPatch(prev, patch, events) {
+export function applyPatch(prev, patch) {
   const ops = patch.ops;
   if (patch.full || prev === undefined) {
     let state = prev;
     for (let o = 0; o < ops.length; o++) {
-      if (ops[o].p.length === 0 && ops[o].order === undefined) state = decodeWire(ops[o].v, events);
+      if (ops[o].p.length === 0 && ops[o].order === undefined) state = ops[o].v;
     }
     return state;
   }
@@ -629,7 +629,7 @@ export function applyPatch(prev, patch, events) {
     const depth = path.length;
     if (depth === 0) {
       // A new state, or the root's keys in a new order (`order`, as an op deeper down).
-      root = op.order === undefined ? decodeWire(op.v, events) : inOrder(root, op.order);
+      root = op.order === undefined ? op.v : inOrder(root, op.order);
       fresh.push(root);
       continue;
     }
@@ -654,16 +654,16 @@ export function applyPatch(prev, patch, events) {
     }
     if (op.add !== undefined) {
       // A string that grew at its end: the old one (already in the state) and the new part.
-      setOwn(parent, last, parent[last] + decodeWire(op.add, events));
+      setOwn(parent, last, parent[last] + op.add);
       continue;
     }
     if (op.set === undefined) {
-      setOwn(parent, last, decodeWire(op.v, events));
+      setOwn(parent, last, op.v);
       continue;
     }
     const list = parent[last];
     if (!fresh.includes(list)) {
-      const next = nextList(list, op.len, op.set, events);
+      const next = nextList(list, op.len, op.set);
       fresh.push(next);
       setOwn(parent, last, next);
       continue;
@@ -671,7 +671,7 @@ export function applyPatch(prev, patch, events) {
     // A second op on an array this patch already copied: change it in place.
     if (list.length > op.len) list.length = op.len;
     const set = op.set;
-    for (let j = 0; j < set.length; j++) list[set[j][0]] = decodeWire(set[j][1], events);
+    for (let j = 0; j < set.length; j++) list[set[j][0]] = set[j][1];
   }
   return root;
 }

@@ -1,6 +1,6 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
-use crate::contract::val::{write_json_str_list, write_uint, write_wire_str, StrSource, Val};
+use crate::contract::val::{Obj, StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,48 +56,47 @@ impl Patch {
 
     /// `write_json` with values written by `Val::write_json_with`.
     pub fn write_json_with(&self, out: &mut String, field_of: &StrSource<'_>) {
-        out.push_str("{\"full\":");
-        out.push_str(if self.full { "true" } else { "false" });
-        out.push_str(",\"ops\":[");
-        for (i, op) in self.ops.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
+        self.to_val().write_json_with(out, field_of);
+    }
+
+    /// The patch as the value the JS side applies (`pkg-template/wire.js`, `applyPatch`):
+    /// `{full, ops}`, each op `{p, v}` (replace), `{p, len, set: [[index, value], ...]}` (list),
+    /// `{p, add}` (append) or `{p, order}` (key order), `p` the path's keys and indexes. Its
+    /// values are the state's own (`Rc`), not copies.
+    pub fn to_val(&self) -> Val {
+        let ops = self.ops.iter().map(|op| {
+            let mut o = Obj::with_capacity(3);
             match op {
                 PatchOp::Replace { path, value } => {
-                    write_value_op(path, "v", value, out, field_of);
+                    o.push("p", path_val(path));
+                    o.push("v", value.clone());
                 }
                 PatchOp::List { path, len, set } => {
-                    out.push_str("{\"p\":");
-                    write_path(path, out);
-                    out.push_str(",\"len\":");
-                    write_uint(*len, out);
-                    out.push_str(",\"set\":[");
-                    for (j, (idx, v)) in set.iter().enumerate() {
-                        if j > 0 {
-                            out.push(',');
-                        }
-                        out.push('[');
-                        write_uint(*idx, out);
-                        out.push(',');
-                        v.write_json_with(out, field_of);
-                        out.push(']');
-                    }
-                    out.push_str("]}");
+                    o.push("p", path_val(path));
+                    o.push("len", Val::Num(*len as f64));
+                    let slots = set
+                        .iter()
+                        .map(|(i, v)| Val::arr(vec![Val::Num(*i as f64), v.clone()]));
+                    o.push("set", Val::arr(slots.collect()));
                 }
                 PatchOp::Append { path, suffix } => {
-                    write_value_op(path, "add", suffix, out, field_of);
+                    o.push("p", path_val(path));
+                    o.push("add", suffix.clone());
                 }
                 PatchOp::Order { path, keys } => {
-                    out.push_str("{\"p\":");
-                    write_path(path, out);
-                    out.push_str(",\"order\":");
-                    write_json_str_list(keys, out);
-                    out.push('}');
+                    o.push("p", path_val(path));
+                    o.push(
+                        "order",
+                        Val::arr(keys.iter().map(|k| Val::lit(k)).collect()),
+                    );
                 }
             }
-        }
-        out.push_str("]}");
+            o.into_val()
+        });
+        let mut patch = Obj::with_capacity(2);
+        patch.push("full", Val::Bool(self.full));
+        patch.push("ops", Val::arr(ops.collect()));
+        patch.into_val()
     }
 
     pub fn to_json(&self) -> String {
@@ -186,38 +185,14 @@ impl Patch {
     }
 }
 
-/// `{"p": <path>, "<key>": <value>}`.
-fn write_value_op(
-    path: &[Seg],
-    key: &str,
-    value: &Val,
-    out: &mut String,
-    field_of: &StrSource<'_>,
-) {
-    out.push_str("{\"p\":");
-    write_path(path, out);
-    out.push_str(",\"");
-    out.push_str(key);
-    out.push_str("\":");
-    value.write_json_with(out, field_of);
-    out.push('}');
-}
-
-fn write_path(path: &[Seg], out: &mut String) {
-    out.push('[');
-    for (i, s) in path.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        match s {
-            Seg::Key(k) => write_wire_str(k, out),
-            Seg::Name(k) => write_wire_str(k, out),
-            Seg::Index(n) => {
-                write_uint(*n, out);
-            }
-        }
-    }
-    out.push(']');
+/// A path as the JS side reads it: keys and indexes.
+fn path_val(path: &[Seg]) -> Val {
+    let segs = path.iter().map(|s| match s {
+        Seg::Key(k) => Val::lit(k),
+        Seg::Name(k) => Val::Str(k.clone()),
+        Seg::Index(n) => Val::Num(*n as f64),
+    });
+    Val::arr(segs.collect())
 }
 
 /// The patch that turns `before` into `after`: the values that differ, at the deepest path

@@ -608,11 +608,6 @@ impl<'a> ProjectorCore<'a> {
         tape.write_with(v, &|s| self.field_of(s))
     }
 
-    /// Wire text of a patch from this projector (see [`Self::write_wire`]).
-    pub fn write_patch_wire(&self, patch: &Patch, out: &mut String) {
-        patch.write_json_with(out, &|s| self.field_of(s));
-    }
-
     fn field_of(&self, s: &Rc<str>) -> Option<(u32, &'static str)> {
         self.field_strings
             .get(&(Rc::as_ptr(s) as *const u8 as usize))

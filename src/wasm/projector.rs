@@ -9,7 +9,6 @@ use super::api::{parse_event, parse_event_list, source_count};
 use super::input::with_input;
 use crate::contract::event::check_carryable;
 use crate::contract::json::{array_element_texts, for_each_array_element};
-use crate::projection::patch::PATCH_TEXT_CAPACITY;
 use crate::projection::projector::Projector;
 
 #[wasm_bindgen]
@@ -138,15 +137,14 @@ impl WasmProjector {
         self.inner.assume_initial_sent();
     }
 
-    /// The changes since the previous call (patch protocol of docs/design.md), wire-encoded;
-    /// throws while the state is unreadable (the changes are kept for the next call).
-    pub fn take_patch(&mut self) -> Result<String, JsError> {
+    /// The changes since the previous call (patch protocol of docs/design.md), as a tape
+    /// (`contract::tape`); throws while the state is unreadable (the changes are kept for the next call).
+    pub fn take_patch(&mut self) -> Result<u32, JsError> {
         let patch = self
             .inner
             .take_patch()
             .map_err(|e| JsError::new(&e.message))?;
-        let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
-        self.inner.write_patch_wire(&patch, &mut s);
-        Ok(s)
+        let inner = &self.inner;
+        super::tape::written(|tape| inner.write_tape(&patch.to_val(), tape))
     }
 }

@@ -15,29 +15,20 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
-use super::api::{batch, batch_tape, check, parse, parse_text, parse_wire_text};
+use super::api::{batch_tape, check, parse, parse_text, parse_wire_text};
 use super::input::{with_input, with_words};
 use super::tape::tape_of;
 use crate::contract::event::{check_carryable, empty_record, index_events, Ev, Js, Odd, OddOp};
-use crate::contract::val::Val;
+use crate::contract::val::{Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
+use crate::projection::patch::diff_patch;
 use crate::projection::patch::ListChange;
-use crate::projection::patch::{diff_patch, Patch};
 use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::{ClassFacts, ReadFacts, ReadModelAcc};
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass};
 use crate::projection::state_delta::{PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
-
-/// A view's patch as text. It is usually a few hundred bytes, so its text starts at the largest
-/// size the allocator serves from its small-block caches (`alloc::SMALL_MAX`) rather than at the
-/// projector's patch capacity, which goes through talc's general path on every call.
-fn patch_text(p: &Patch) -> String {
-    let mut s = String::with_capacity(crate::wasm::alloc::SMALL_MAX);
-    p.write_json(&mut s);
-    s
-}
 
 /// The input buffer's JSON value.
 fn input_value(len: usize) -> Result<Value, JsError> {
@@ -360,24 +351,25 @@ impl WasmSubagentsAccumulator {
 
     /// Apply one event (JSON in the input buffer); returns the patch (no ops when the event is
     /// not a subagent event).
-    pub fn apply(&mut self, len: usize) -> Result<String, JsError> {
+    pub fn apply(&mut self, len: usize) -> Result<u32, JsError> {
         let inner = &mut self.inner;
         with_event(len, |event, _| {
             Ev::with_indexed(&event, |ev| inner.apply(ev))
         })?
         .map_err(|odd| JsError::new(&odd.to_string()))?;
-        Ok(patch_text(&self.inner.take_patch()))
+        self.take_patch()
     }
 
     /// Forget everything; returns the patch (the whole model).
-    pub fn reset(&mut self) -> String {
+    pub fn reset(&mut self) -> Result<u32, JsError> {
         self.inner.reset();
-        patch_text(&self.inner.take_patch())
+        self.take_patch()
     }
 
-    /// What changed since the previous patch (the whole model first).
-    pub fn take_patch(&mut self) -> String {
-        patch_text(&self.inner.take_patch())
+    /// What changed since the previous patch (the whole model first), as a tape
+    /// (`contract::tape`).
+    pub fn take_patch(&mut self) -> Result<u32, JsError> {
+        tape_of(&self.inner.take_patch().to_val())
     }
 }
 
@@ -453,34 +445,28 @@ impl WasmStateDeltaPass {
     }
 
     /// Run over the state in the input buffer (wire-encoded; what is not needed may be
-    /// placeholders). Returns `{"applied", "error", "patch"}`: `patch` turns the given state
-    /// into the result (docs/design.md, "Patch protocol"); or `{"retry": true}` when a delta
+    /// placeholders). Returns a tape of `{applied, error, patch}`: `patch` turns the given state
+    /// into the result (docs/design.md, "Patch protocol"); or of `{retry: true}` when a delta
     /// failed and the state's `diagnostics` was a placeholder (run again with it).
-    pub fn run(&self, len: usize) -> Result<String, JsError> {
+    pub fn run(&self, len: usize) -> Result<u32, JsError> {
         let Some(pass) = &self.inner else {
             return Err(JsError::new("Nothing to apply."));
         };
         // In the batch arena: the state and what the pass makes of it are forgotten at the end.
-        batch(len, 256, |text, s, arena| {
+        batch_tape(len, |text, arena| {
             let state = parse_wire_text(text)?;
+            let mut o = Obj::with_capacity(3);
             let done = match pass.run(&state) {
                 Ok(out) => {
-                    s.push_str("{\"applied\":");
-                    s.push_str(if out.applied { "true" } else { "false" });
-                    s.push_str(",\"error\":");
-                    match &out.error {
-                        Some(e) => crate::contract::val::write_wire_str(e, s),
-                        None => s.push_str("null"),
-                    }
-                    s.push_str(",\"patch\":");
-                    diff_patch(&state, &out.state).write_json(s);
-                    s.push('}');
+                    o.push("applied", Val::Bool(out.applied));
+                    o.push("error", out.error.as_deref().map_or(Val::Null, Val::str));
+                    o.push("patch", diff_patch(&state, &out.state).to_val());
                     dispose(arena, out);
-                    Ok(())
+                    Ok(o.into_val())
                 }
                 Err(PassError::NeedsDiagnostics) => {
-                    s.push_str("{\"retry\":true}");
-                    Ok(())
+                    o.push("retry", Val::Bool(true));
+                    Ok(o.into_val())
                 }
                 Err(PassError::Throws(e)) => Err(e),
             };

@@ -3,8 +3,8 @@
 // through the projection. The rules live in Rust (src/app_server/); this file only moves the
 // facts across and hands back the caller's own objects the events embed.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText } from "./boundary.js";
-import { decodeWire, shareBatchViews } from "./wire.js";
+import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText, tapeValuesOf } from "./boundary.js";
+import { shareBatchViews } from "./wire.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
 
 function isObject(value) {
@@ -42,28 +42,40 @@ function replayFacts(input) {
     : input;
 }
 
+const NO_EVENTS = Object.freeze([]);
+
 /**
- * Run a binding on `facts` (an `undefined` input crosses as length 0) and parse its wire text.
- * The reference fails on malformed facts with native TypeErrors; the binding reports them with
- * the same messages (as plain Errors), thrown here as TypeErrors with those messages. A trap of
- * the module stays a fault (`callSized`), and large facts run on a fresh instance.
+ * Run a binding on `facts` (an `undefined` input crosses as length 0) and read its tape:
+ * `{events}`, and for a replay `{events, state, diagnostics}`. The reference fails on malformed
+ * facts with native TypeErrors; the binding reports them with the same messages (as plain
+ * Errors), thrown here as TypeErrors with those messages. A trap of the module stays a fault
+ * (`callSized`), and large facts run on a fresh instance.
  */
 function run(binding, facts, what) {
   const text = facts === undefined ? undefined : jsonText(facts, `${what}: input`);
-  const wireText = callSized(what, text !== undefined && text.length > ISOLATE_INPUT_UNITS, () => {
+  return callSized(what, text !== undefined && text.length > ISOLATE_INPUT_UNITS, () => {
     const len = text === undefined ? 0 : putText(text);
+    let at;
     try {
-      return binding(len);
+      at = binding(len);
     } catch (error) {
       if (error !== null && typeof error === "object" && error.constructor === Error) {
         throw new TypeError(error.message);
       }
       throw error;
     }
+    // The tape holds the paths in `facts` of the caller's objects the events embed, the events
+    // (made with those objects), then for a replay the state (made with the events) and the
+    // diagnostics.
+    const [, events, state, diagnostics] = tapeValuesOf(at, (i, values) =>
+      i === 1 ? embeddedAt(facts, values[0]) : i === 2 ? values[1] : NO_EVENTS,
+    );
+    return { events, state, diagnostics };
   });
-  const out = JSON.parse(wireText);
-  // The caller's objects the events embed, by their paths in `facts`.
-  const paths = out.refs;
+}
+
+/** The caller's objects at `paths` in `facts`. */
+function embeddedAt(facts, paths) {
   const embedded = new Array(paths.length);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
@@ -71,8 +83,7 @@ function run(binding, facts, what) {
     for (let j = 0; j < path.length; j++) value = value[path[j]];
     embedded[i] = value;
   }
-  out.events = decodeWire(out.events, embedded);
-  return out;
+  return embedded;
 }
 
 export function projectAppServerEventsToExecutionEvents(events) {
@@ -99,7 +110,7 @@ export function replayAppServerFacts(input) {
   const out = run(wasm.app_server_replay, replayFacts(input), "replayAppServerFacts");
   // The state refers to the returned events (`readModel.events[i].source`, ...).
   const state = shareEmptySurfaces(
-    shareBatchViews(decodeWire(out.state, out.events), out.events),
+    shareBatchViews(out.state, out.events),
     undefined,
     out.events,
     "replayAppServerFacts",

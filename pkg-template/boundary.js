@@ -3,7 +3,7 @@
 // functions. Every other wrapper file goes through these.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import { AgentRuntimeProjectionFault, core, guard, isolated } from "./core.js";
-import { readTape, replaceLoneSurrogates } from "./wire.js";
+import { readTape, readTapeValues, replaceLoneSurrogates } from "./wire.js";
 
 function instanceReady() {
   return core.exports !== null;
@@ -126,10 +126,18 @@ export function callWithText(what, text, fn) {
  * a fresh instance (`isolated`) reads that instance's memory.
  */
 export function tapeOf(at, events) {
-  const exports = core.exports;
+  return readTape(core.exports.memory.buffer, at, events, namesOf(core.exports));
+}
+
+/** `tapeOf` for a tape of several values (wire.js, `readTapeValues`). */
+export function tapeValuesOf(at, eventsFor) {
+  return readTapeValues(core.exports.memory.buffer, at, namesOf(core.exports), eventsFor);
+}
+
+function namesOf(exports) {
   let names = tapeNames.get(exports);
   if (names === undefined) tapeNames.set(exports, (names = []));
-  return readTape(exports.memory.buffer, at, events, names);
+  return names;
 }
 
 /** Each instance's member names, as far as its tapes have named them (wire.js, `readTape`). */

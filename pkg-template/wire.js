@@ -446,11 +446,9 @@ let tapeNames;
 let tapeEvents;
 let tapeAt = 0;
 
-/** The text of `bytes` bytes at `ptr` in `buffer`; `ascii`: one byte per UTF-16 unit. */
-function textAt(buffer, ptr, bytes, ascii) {
-  if (bytes === 0) return "";
-  const view = new Uint8Array(buffer, ptr, bytes);
-  return ascii && bytes <= 1024 ? String.fromCharCode.apply(null, view) : utf8.decode(view);
+/** The text of `bytes` bytes of UTF-8 at `ptr` in `buffer`. */
+function textAt(buffer, ptr, bytes) {
+  return bytes === 0 ? "" : utf8.decode(new Uint8Array(buffer, ptr, bytes));
 }
 
 /**
@@ -460,22 +458,38 @@ function textAt(buffer, ptr, bytes, ascii) {
  * another tape).
  */
 export function readTape(buffer, at, events, names) {
-  const where = new Uint32Array(buffer, at, 10);
-  const count = where[7];
+  const values = readTapeValues(buffer, at, names, () => events);
+  if (values.length !== 1) throw new Error(`internal error: a tape holds ${values.length} values`);
+  return values[0];
+}
+
+/**
+ * The values of a tape that holds several (`readTape`), in order: value `i` is read with the
+ * events `eventsFor(i, values)` stands for (`values`: those read before it).
+ */
+export function readTapeValues(buffer, at, names, eventsFor) {
+  const where = new Uint32Array(buffer, at, 9);
+  const count = where[6];
   if (names.length < count) {
-    const spans = new Uint32Array(buffer, where[8], 2 * count);
-    for (let i = names.length; i < count; i++) names.push(textAt(buffer, where[9] + spans[2 * i], spans[2 * i + 1], false));
+    const spans = new Uint32Array(buffer, where[7], 2 * count);
+    for (let i = names.length; i < count; i++) names.push(textAt(buffer, where[8] + spans[2 * i], spans[2 * i + 1]));
   }
-  tapeOps = new Uint32Array(buffer, where[0], where[1]);
-  tapeNums = where[3] === 0 ? undefined : new Float64Array(buffer, where[2], where[3]);
-  tapeText = textAt(buffer, where[4], where[5], where[5] === where[6]);
-  tapeNames = names;
-  tapeEvents = events;
-  tapeAt = 0;
+  const ops = new Uint32Array(buffer, where[0], where[1]);
+  const nums = where[3] === 0 ? undefined : new Float64Array(buffer, where[2], where[3]);
+  const text = textAt(buffer, where[4], where[5]);
+  const values = [];
   try {
-    const value = tapeValue();
-    if (tapeAt !== tapeOps.length) throw new Error("internal error: a tape holds more than one value");
-    return value;
+    tapeAt = 0;
+    while (tapeAt < ops.length) {
+      const events = eventsFor(values.length, values);
+      tapeOps = ops;
+      tapeNums = nums;
+      tapeText = text;
+      tapeNames = names;
+      tapeEvents = events;
+      values.push(tapeValue());
+    }
+    return values;
   } finally {
     tapeOps = tapeNums = tapeText = tapeNames = tapeEvents = undefined;
   }

@@ -6,12 +6,12 @@
 //! `Val::Event(i)`, "the i-th embedded value", and the result names where each embedded value
 //! sits in the input (its path from the input's root). The JS wrapper looks the paths up in the
 //! object it was given and hands those objects back. Strings, numbers, booleans and `null` are
-//! written inline (they have no identity), see [`super::out::Out::write_wire`].
+//! written inline (they have no identity), see [`super::out::Out::to_val`].
 
 use serde_json::Value;
 
 use crate::contract::fxhash::HashMap;
-use crate::contract::val::{write_uint, write_wire_str};
+use crate::contract::val::Val;
 
 /// One step of a path from the input's root: an object key or an array index.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,26 +115,19 @@ impl<'a> Embedded<'a> {
             .collect()
     }
 
-    /// The paths as a JSON array of arrays of keys (strings) and indexes (numbers).
-    pub fn write_paths(&self, root: &'a Value, out: &mut String) {
-        out.push('[');
-        for (i, path) in self.paths(root).iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push('[');
-            for (j, step) in path.iter().enumerate() {
-                if j > 0 {
-                    out.push(',');
-                }
-                match step {
-                    Step::Key(k) => write_wire_str(k, out),
-                    Step::Index(n) => write_uint(*n, out),
-                }
-            }
-            out.push(']');
-        }
-        out.push(']');
+    /// The paths as an array of arrays of keys (strings) and indexes (numbers).
+    pub fn paths_val(&self, root: &'a Value) -> Val {
+        let step = |s: &Step<'_>| match s {
+            Step::Key(k) => Val::str(k),
+            Step::Index(n) => Val::Num(*n as f64),
+        };
+        let paths = self.paths(root);
+        Val::arr(
+            paths
+                .iter()
+                .map(|path| Val::arr(path.iter().map(step).collect()))
+                .collect(),
+        )
     }
 }
 
@@ -155,8 +148,7 @@ mod tests {
         assert_eq!(e.index(inner), 1);
         assert_eq!(e.index(meta), 0);
         assert_eq!(e.index(payload), 2);
-        let mut out = String::new();
-        e.write_paths(&root, &mut out);
+        let out = e.paths_val(&root).to_json();
         assert_eq!(
             out,
             r#"[["events",0,"payload","meta"],["events",0,"payload","list",1],["events",0,"payload"]]"#
@@ -169,8 +161,6 @@ mod tests {
         let mut e = Embedded::default();
         e.index(&root);
         e.index(&root[0]);
-        let mut out = String::new();
-        e.write_paths(&root, &mut out);
-        assert_eq!(out, "[[],[0]]");
+        assert_eq!(e.paths_val(&root).to_json(), "[[],[0]]");
     }
 }

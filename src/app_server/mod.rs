@@ -32,6 +32,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::contract::fxhash::HashMap;
+use crate::contract::val::Val;
 
 pub use access::Js;
 pub use embed::Embedded;
@@ -147,21 +148,21 @@ impl<'a> ExecutionEvents<'a> {
         self.events.iter().map(Out::to_json).collect()
     }
 
-    /// The wire members `"events":[...],"refs":[...]` (no braces): the events, then the path
-    /// from `root` (the input the facts were read from) of each caller's value they embed.
-    pub fn write_wire_members(&self, root: Option<&'a Value>, out: &mut String) {
+    /// The paths from `root` (the input the facts were read from) of the caller's values the
+    /// events embed, and the events, their embedded values as `Val::Event` references to those
+    /// paths' values (none when there is no `root`).
+    pub fn to_vals(&self, root: Option<&'a Value>) -> (Val, Val) {
         let mut embedded = Embedded::default();
-        out.push_str("\"events\":[");
-        for (i, e) in self.events.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            e.write_wire(out, &mut embedded);
-        }
-        out.push_str("],\"refs\":");
-        match root {
-            Some(root) if !embedded.is_empty() => embedded.write_paths(root, out),
-            _ => out.push_str("[]"),
-        }
+        let events = Val::arr(
+            self.events
+                .iter()
+                .map(|e| e.to_val(&mut embedded))
+                .collect(),
+        );
+        let refs = match root {
+            Some(root) if !embedded.is_empty() => embedded.paths_val(root),
+            _ => Val::arr(Vec::new()),
+        };
+        (refs, events)
     }
 }

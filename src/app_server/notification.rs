@@ -480,8 +480,12 @@ mod tests {
     fn nested_payload_objects_are_embedded() {
         let list = json!([{"eventId": 1, "type": "tool.result", "payload": {"output": {"a": 1}}}]);
         let out = project_app_server_events_to_execution_events(Some(&list)).unwrap();
-        let mut wire = String::new();
-        out.write_wire_members(Some(&list), &mut wire);
+        let (refs, events) = out.to_vals(Some(&list));
+        let wire = format!(
+            "\"events\":{},\"refs\":{}",
+            events.to_json(),
+            refs.to_json()
+        );
         assert!(wire.starts_with(r#""events":[{"id":"appserver:1","#));
         assert!(wire.contains(r#""payload":{"output":"\u0000e0","sourceType":"tool.result""#));
         assert!(wire.ends_with(r#""refs":[[0,"payload","output"]]"#));

@@ -1,12 +1,12 @@
 //! Built execution events: values made here or read from the facts as they are, borrowed from
-//! the parsed facts until written. Written as wire text (the caller's objects as references,
+//! the parsed facts until written. Written as output values (the caller's objects as references,
 //! see [`super::embed`]) or as plain JSON (what the projection reads).
 
 use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
-use crate::contract::val::{write_wire_str, Val};
+use crate::contract::val::{Obj, Val};
 
 use super::embed::Embedded;
 use super::Js;
@@ -51,48 +51,33 @@ impl<'a> Out<'a> {
         matches!(self, Out::Absent)
     }
 
-    /// The wire text of this value; the caller's objects and arrays it holds are written as
-    /// references to `embedded` (see [`super::embed`]).
-    pub fn write_wire(&self, out: &mut String, embedded: &mut Embedded<'a>) {
+    /// This value as an output value; the caller's objects and arrays it holds are
+    /// `Val::Event` references to `embedded` (see [`super::embed`]).
+    pub fn to_val(&self, embedded: &mut Embedded<'a>) -> Val {
         match self {
-            Out::Absent => out.push_str("null"),
-            Out::Lit(s) => wire_str(s, out),
-            Out::Text(s) => wire_str(s, out),
-            Out::Owned(s) => wire_str(s, out),
-            Out::Shared(s) => wire_str(s, out),
-            Out::Num(x) => Val::Num(*x).write_json(out),
+            Out::Absent => Val::Null,
+            Out::Lit(s) => Val::lit(s),
+            Out::Text(s) => Val::str(s),
+            Out::Owned(s) => Val::str(s),
+            Out::Shared(s) => Val::Str(s.clone()),
+            Out::Num(x) => Val::Num(*x),
             Out::Fact(v) => match v {
-                Value::Object(_) | Value::Array(_) => {
-                    Val::Event(embedded.index(v)).write_json(out);
-                }
-                Value::String(s) => wire_str(s, out),
-                Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)).write_json(out),
-                Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-                Value::Null => out.push_str("null"),
+                Value::Object(_) | Value::Array(_) => Val::Event(embedded.index(v)),
+                Value::String(s) => Val::str(s),
+                Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
+                Value::Bool(b) => Val::Bool(*b),
+                Value::Null => Val::Null,
             },
-            Out::List(items) => {
-                out.push('[');
-                for (i, x) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    x.write_wire(out, embedded);
-                }
-                out.push(']');
-            }
+            Out::List(items) => Val::arr(items.iter().map(|x| x.to_val(embedded)).collect()),
             Out::Members(members) => {
-                out.push('{');
-                for (i, (k, x)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_wire_str(k, out);
-                    out.push(':');
-                    x.write_wire(out, embedded);
+                let mut o = Obj::with_capacity(members.len());
+                for (k, x) in members {
+                    let v = x.to_val(embedded);
+                    o.set_dyn(k, v);
                 }
-                out.push('}');
+                o.into_val()
             }
-            Out::Val(v) => v.write_json(out),
+            Out::Val(v) => v.clone(),
         }
     }
 
@@ -116,15 +101,6 @@ impl<'a> Out<'a> {
             }
             Out::Val(v) => val_json(v),
         }
-    }
-}
-
-/// A wire string: a string that starts with U+0000 gets one more in front (the wire's escape).
-fn wire_str(s: &str, out: &mut String) {
-    if s.starts_with('\0') {
-        Val::str(s).write_json(out);
-    } else {
-        write_wire_str(s, out);
     }
 }
 
@@ -188,8 +164,7 @@ mod tests {
             ("count", Out::Num(3.0)),
         ]);
         let mut emb = Embedded::default();
-        let mut wire = String::new();
-        o.write_wire(&mut wire, &mut emb);
+        let wire = o.to_val(&mut emb).to_json();
         assert_eq!(
             wire,
             r#"{"id":"x","meta":"\u0000e0","n":1.5,"s":"\u0000\u0000x","list":["a","b"],"count":3}"#

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::contract::val::{write_json_str, Val};
+use crate::contract::tape::{Tape, TapeTooLong};
+use crate::contract::val::Val;
 use crate::projection::Projector;
 
 use super::access::{get, member, to_js_string, truthy, Js};
@@ -35,24 +36,19 @@ impl<'a> Replay<'a> {
         self.projector.expand(&self.compact)
     }
 
-    /// The wire text `{"events":[...],"refs":[...],"state":{...},"diagnostics":[...]}`:
-    /// `refs` are the paths from `root` (the input) of the values the events embed; the state's
-    /// long strings copied from event `i` are written as references to that event's field, the
-    /// objects made from event `i` as references to their template (the JS side makes them
-    /// from the returned events).
-    pub fn write_wire(&self, root: Option<&'a Value>, out: &mut String) {
-        out.push('{');
-        self.events.write_wire_members(root, out);
-        out.push_str(",\"state\":");
-        self.projector.write_wire(&self.compact, out);
-        out.push_str(",\"diagnostics\":[");
-        for (i, d) in self.diagnostics.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_json_str(d, out);
-        }
-        out.push_str("]}");
+    /// The replay as a tape of four values (`contract::tape`): the paths from `root` (the
+    /// input) of the values the events embed, the events (`Val::Event(i)`: the i-th of those
+    /// values), the state (`Val::Event(i)`: the i-th event; its long strings copied from event
+    /// `i` are references to that event's field, the objects made from event `i` references to
+    /// their template: the JS side makes them from the returned events), the diagnostics.
+    pub fn write_tape(&self, root: Option<&'a Value>, tape: &mut Tape) -> Result<(), TapeTooLong> {
+        let (refs, events) = self.events.to_vals(root);
+        let diagnostics = Val::arr(self.diagnostics.iter().map(|d| Val::lit(d)).collect());
+        tape.clear();
+        tape.append_with(&refs, &|_| None)?;
+        tape.append_with(&events, &|_| None)?;
+        self.projector.write_tape_after(&self.compact, tape)?;
+        tape.append_with(&diagnostics, &|_| None)
     }
 }
 
@@ -175,11 +171,26 @@ mod tests {
         let state = r.state();
         let hydration = state.get("hydration").unwrap();
         assert_eq!(hydration.get("eventCount").and_then(Val::as_f64), Some(4.0));
-        let mut wire = String::new();
-        r.write_wire(Some(&input), &mut wire);
-        assert!(wire.starts_with("{\"events\":[{\"id\":\"appserver:session:s:snapshot\""));
-        assert!(wire.contains("],\"refs\":[],\"state\":{"));
-        assert!(wire.ends_with(",\"diagnostics\":[]}"));
+        let mut tape = Tape::default();
+        r.write_tape(Some(&input), &mut tape).unwrap();
+        let values = tape.read_all(&|_, _| Val::Undef).unwrap();
+        let [refs, events, state, diagnostics] = values.as_slice() else {
+            panic!("{} values", values.len());
+        };
+        assert_eq!(
+            (refs.to_json(), diagnostics.to_json()),
+            ("[]".into(), "[]".into())
+        );
+        let first = events
+            .as_arr()
+            .and_then(|e| e.first())
+            .and_then(|e| e.get("id"));
+        assert_eq!(
+            first.and_then(Val::as_str),
+            Some("appserver:session:s:snapshot")
+        );
+        let count = state.get("hydration").and_then(|h| h.get("eventCount"));
+        assert_eq!(count.and_then(Val::as_f64), Some(4.0));
 
         let empty = json!({});
         let r = replay_app_server_facts(Some(&empty)).unwrap();

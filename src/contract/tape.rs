@@ -144,6 +144,12 @@ impl Tape {
     /// [`Tape::write`], strings of at least [`MIN_FIELD_REF_LEN`] bytes that `field_of` finds
     /// in an input event as [`FIELD`]s.
     pub fn write_with(&mut self, v: &Val, field_of: &StrSource<'_>) -> Result<(), TapeTooLong> {
+        self.clear();
+        self.append_with(v, field_of)
+    }
+
+    /// Empty the tape (its table of names stays).
+    pub fn clear(&mut self) {
         if self.ops.capacity() * 4 + self.nums.capacity() * 8 + self.text.capacity() > KEEP_BYTES {
             self.ops = Vec::new();
             self.nums = Vec::new();
@@ -152,9 +158,15 @@ impl Tape {
         self.ops.clear();
         self.nums.clear();
         self.text.clear();
+        self.units = 0;
+    }
+
+    /// Write `v` after the values the tape holds (a tape of several values: the JS side reads
+    /// them in order, each with the events it stands for), as [`Tape::write_with`] does.
+    pub fn append_with(&mut self, v: &Val, field_of: &StrSource<'_>) -> Result<(), TapeTooLong> {
         let mut w = Writer {
+            units: self.units,
             tape: self,
-            units: 0,
             field_of,
         };
         let written = w.value(v);
@@ -169,21 +181,26 @@ impl Tape {
     /// where the tape is not one well-formed value. For tests and the package's own checks: the
     /// JS side has its own reader (`pkg-template/wire.js`, `readTape`).
     pub fn read(&self, field: &dyn Fn(u32, &str) -> Val) -> Result<Val, String> {
+        let mut values = self.read_all(field)?;
+        match (values.pop(), values.is_empty()) {
+            (Some(v), true) => Ok(v),
+            _ => Err(format!("{} values where one was written", values.len() + 1)),
+        }
+    }
+
+    /// The values the tape holds, in order ([`Tape::read`]).
+    pub fn read_all(&self, field: &dyn Fn(u32, &str) -> Val) -> Result<Vec<Val>, String> {
         let mut r = Reader {
             tape: self,
             units: self.text.encode_utf16().collect(),
             at: 0,
             field,
         };
-        let v = r.value(0)?;
-        if r.at != self.ops.len() {
-            return Err(format!(
-                "a value ends at {} of {} codes",
-                r.at,
-                self.ops.len()
-            ));
+        let mut values = Vec::new();
+        while r.at < self.ops.len() {
+            values.push(r.value(0)?);
         }
-        Ok(v)
+        Ok(values)
     }
 }
 

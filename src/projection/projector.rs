@@ -608,6 +608,11 @@ impl<'a> ProjectorCore<'a> {
         tape.write_with(v, &|s| self.field_of(s))
     }
 
+    /// [`Self::write_tape`], after the values the tape holds (`Tape::append_with`).
+    pub fn write_tape_after(&self, v: &Val, tape: &mut Tape) -> Result<(), TapeTooLong> {
+        tape.append_with(v, &|s| self.field_of(s))
+    }
+
     fn field_of(&self, s: &Rc<str>) -> Option<(u32, &'static str)> {
         self.field_strings
             .get(&(Rc::as_ptr(s) as *const u8 as usize))

@@ -1,10 +1,10 @@
 //! Bindings of the App Server facts (`crate::app_server`): the facts' JSON text in through the
-//! input buffer (length 0 stands for `undefined`), wire text out.
+//! input buffer (length 0 stands for `undefined`), a tape out (`contract::tape`).
 //!
-//! The three projections return `{"events":[...],"refs":[...]}`, the replay
-//! `{"events":[...],"refs":[...],"state":{...},"diagnostics":[...]}`. `refs` are the paths,
-//! from the input, of the caller's objects the events embed (`Val::Event(i)` in the events is
-//! the i-th of them); in the state, `Val::Event(i)` is the i-th returned event.
+//! The three projections' tapes hold two values, `refs` then the events; the replay's four,
+//! `refs`, the events, the state and the diagnostics. `refs` are the paths, from the input, of
+//! the caller's objects the events embed (`Val::Event(i)` in the events is the i-th of them); in
+//! the state, `Val::Event(i)` is the i-th returned event.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::*;
 use super::alloc::{dispose, BatchArena};
 use super::api::parse_text;
 use super::input::with_input;
+use super::tape::written;
 use crate::app_server::{self, FactsError};
 
 /// What to do with the facts.
@@ -23,30 +24,31 @@ enum Call {
     Replay,
 }
 
-/// Parse the facts (`None` for `undefined`), run `call` on them and write its wire text. A
-/// `FactsError` becomes the error's message (the JS wrapper throws it as a `TypeError`). One
-/// function for the four exports, so the module holds one copy of the input handling.
+/// Parse the facts (`None` for `undefined`), run `call` on them and write its result as a tape
+/// (`contract::tape`). A `FactsError` becomes the error's message (the JS wrapper throws it as a
+/// `TypeError`). One function for the four exports, so the module holds one copy of the input
+/// handling.
 ///
-/// The work runs in a [`BatchArena`] (as the batch projections of `api.rs` do): the result
-/// buffer is allocated before it starts, and an error becomes a JS error only after it stopped.
-fn run(len: usize, call: Call) -> Result<String, JsError> {
-    let mut out = String::with_capacity(len.saturating_mul(3).max(64));
+/// The work runs in a [`BatchArena`] (as the batch projections of `api.rs` do); an error becomes
+/// a JS error only after it stopped.
+fn run(len: usize, call: Call) -> Result<u32, JsError> {
+    let mut at = Ok(0);
     with_input(len, |text| {
         let arena = BatchArena::start();
-        let result = facts_wire(text, len, call, &mut out, arena.as_ref());
+        let result = facts_tape(text, len, call, &mut at, arena.as_ref());
         let stopped = arena.map(BatchArena::stop);
         let result = result.map_err(|e| JsError::new(&e));
         drop(stopped);
         result
     })?;
-    Ok(out)
+    at
 }
 
-fn facts_wire(
+fn facts_tape(
     text: &str,
     len: usize,
     call: Call,
-    out: &mut String,
+    at: &mut Result<u32, JsError>,
     arena: Option<&BatchArena>,
 ) -> Result<(), String> {
     let parsed = if len == 0 {
@@ -54,7 +56,7 @@ fn facts_wire(
     } else {
         Some(parse_text(text)?)
     };
-    let result = write(parsed.as_ref(), call, out, arena).map_err(|e| e.0);
+    let result = write(parsed.as_ref(), call, at, arena).map_err(|e| e.0);
     dispose(arena, parsed);
     result
 }
@@ -62,7 +64,7 @@ fn facts_wire(
 fn write(
     facts: Option<&Value>,
     call: Call,
-    out: &mut String,
+    at: &mut Result<u32, JsError>,
     arena: Option<&BatchArena>,
 ) -> Result<(), FactsError> {
     let events = match call {
@@ -75,38 +77,41 @@ fn write(
         }
         Call::Replay => {
             let replay = app_server::replay_app_server_facts(facts)?;
-            replay.write_wire(facts, out);
+            *at = written(|tape| replay.write_tape(facts, tape));
             dispose(arena, replay);
             return Ok(());
         }
     };
-    out.push('{');
-    events.write_wire_members(facts, out);
-    out.push('}');
-    dispose(arena, events);
+    let (refs, list) = events.to_vals(facts);
+    *at = written(|tape| {
+        tape.clear();
+        tape.append_with(&refs, &|_| None)?;
+        tape.append_with(&list, &|_| None)
+    });
+    dispose(arena, (refs, list, events));
     Ok(())
 }
 
 /// `projectAppServerEventsToExecutionEvents(events)`.
 #[wasm_bindgen]
-pub fn app_server_events(len: usize) -> Result<String, JsError> {
+pub fn app_server_events(len: usize) -> Result<u32, JsError> {
     run(len, Call::Events)
 }
 
 /// `projectAppServerSessionReadToExecutionEvents(readModel)`.
 #[wasm_bindgen]
-pub fn app_server_session_read(len: usize) -> Result<String, JsError> {
+pub fn app_server_session_read(len: usize) -> Result<u32, JsError> {
     run(len, Call::SessionRead)
 }
 
 /// `projectAppServerEvidenceExportToExecutionEvents(exportFacts)`.
 #[wasm_bindgen]
-pub fn app_server_evidence_export(len: usize) -> Result<String, JsError> {
+pub fn app_server_evidence_export(len: usize) -> Result<u32, JsError> {
     run(len, Call::EvidenceExport)
 }
 
 /// `replayAppServerFacts(input)`.
 #[wasm_bindgen]
-pub fn app_server_replay(len: usize) -> Result<String, JsError> {
+pub fn app_server_replay(len: usize) -> Result<u32, JsError> {
     run(len, Call::Replay)
 }

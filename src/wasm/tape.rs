@@ -14,10 +14,10 @@ use crate::contract::val::Val;
 #[derive(Default)]
 struct Written {
     tape: Tape,
-    /// The ops' address and count, the numbers' address and count, the text's address, length
-    /// in bytes and in UTF-16 units, the number of names in the table, the address of their
-    /// spans and of their text (`contract::tape::Names`).
-    at: [u32; 10],
+    /// The ops' address and count, the numbers' address and count, the text's address and
+    /// length in bytes, the number of names in the table, the address of their spans and of
+    /// their text (`contract::tape::Names`).
+    at: [u32; 9],
 }
 
 thread_local! {
@@ -49,7 +49,6 @@ pub(crate) fn written(
                 tape.nums.len() as u32,
                 addr(tape.text.as_ptr()),
                 tape.text.len() as u32,
-                tape.units as u32,
                 tape.names.len() as u32,
                 addr(tape.names.spans.as_ptr().cast()),
                 addr(tape.names.text.as_ptr()),

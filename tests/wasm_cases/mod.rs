@@ -2,10 +2,10 @@
 //! the bindings exercised on the embedded conformance fixtures and generated streams.
 
 use agent_runtime_projection::contract::fixtures::conformance_fixtures_json;
+use agent_runtime_projection::contract::val::Val;
 use agent_runtime_projection::generator::generate_json;
 use agent_runtime_projection::wasm::projector::WasmProjector;
 use agent_runtime_projection::wasm::{api, last_tape};
-use agent_runtime_projection::contract::val::Val;
 use serde_json::Value;
 
 fn load(text: &str) -> usize {

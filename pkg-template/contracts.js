@@ -1,8 +1,7 @@
 // The contracts package's API (@limecloud/agent-ui-contracts): constants, JSON Schemas,
 // conformance fixtures, validators, the sequence verifier and the turn-terminal helpers.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { anyJsonText, call, callWithText, describe, jsonText, putText } from "./boundary.js";
-import { parseWire } from "./wire.js";
+import { anyJsonText, call, callWithText, describe, jsonText, putText, tapeOf } from "./boundary.js";
 import { fixturesJson } from "./glue/fixtures.js";
 import { schemasJson } from "./glue/schemas.js";
 import { constantsJson } from "./glue/constants.js";
@@ -139,12 +138,15 @@ export function validateRuntimeCapabilityManifest(input) {
 // ---------------------------------------------------------------------------------------------
 // Sequence verification
 
+// Violations name no event of a list the JS side holds.
+const NO_EVENTS = Object.freeze([]);
+
 export function createRuntimeSequenceVerifier() {
   const verifier = call("createRuntimeSequenceVerifier", () => new wasm.WasmSequenceVerifier());
   const generation = track(verifier);
   const violations = (what) => {
     checkGeneration(generation);
-    return parseWire(call(what, () => verifier.violations()), []);
+    return call(what, () => tapeOf(verifier.violations(), NO_EVENTS));
   };
   return {
     push(event) {
@@ -152,7 +154,7 @@ export function createRuntimeSequenceVerifier() {
       // The reference reads the event's id first: V8's own TypeError for null or undefined.
       if (event === undefined || event === null) void event.id;
       const text = anyJsonText(event, "Runtime event");
-      return parseWire(call("push", () => verifier.push(putText(text))), []);
+      return call("push", () => tapeOf(verifier.push(putText(text)), NO_EVENTS));
     },
     finalize: () => violations("finalize"),
     getViolations: () => violations("getViolations"),
@@ -173,7 +175,7 @@ export function verifyRuntimeEventSequence(events) {
     if (event === undefined || event === null) void event.id;
   }
   const text = jsonText(events, "verifyRuntimeEventSequence: events");
-  return parseWire(callWithText("verifyRuntimeEventSequence", text, (len) => wasm.verify_sequence(len)), []);
+  return callWithText("verifyRuntimeEventSequence", text, (len) => tapeOf(wasm.verify_sequence(len), NO_EVENTS));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -438,14 +438,6 @@ export function linkSnapshotMessages(state, messages) {
 
 const utf8 = new TextDecoder();
 
-// The tape being read (one at a time: nothing `readTape` calls reads another).
-let tapeOps;
-let tapeNums;
-let tapeText;
-let tapeNames;
-let tapeEvents;
-let tapeAt = 0;
-
 /** The text of `bytes` bytes of UTF-8 at `ptr` in `buffer`. */
 function textAt(buffer, ptr, bytes) {
   return bytes === 0 ? "" : utf8.decode(new Uint8Array(buffer, ptr, bytes));
@@ -463,6 +455,34 @@ export function readTape(buffer, at, events, names) {
   return values[0];
 }
 
+// The tape being read. Reading may call out (a template reading the caller's event, a getter of
+// the caller's) and back into the module, which writes and reads another tape: each read copies
+// its codes and numbers out of the module's memory first, onto the top of two stacks, and puts
+// back the read it interrupts when it ends.
+let tapeOps;
+let tapeNums;
+let tapeNumsAt = 0;
+let tapeText;
+let tapeNames;
+let tapeEvents;
+let tapeAt = 0;
+// The stacks (replaced by larger ones when full: a read that holds the old one keeps its copy).
+let opsStack = new Uint32Array(4096);
+let opsTop = 0;
+let numsStack = new Float64Array(256);
+let numsTop = 0;
+
+// Entries a stack keeps once no read holds it.
+const STACK_KEPT = 1 << 16;
+
+/** `stack` with room for `more` past `top` (itself, or a larger copy of its first `top`). */
+function withRoom(stack, top, more) {
+  if (top + more <= stack.length) return stack;
+  const larger = new stack.constructor(Math.max(2 * stack.length, top + more));
+  larger.set(stack.subarray(0, top));
+  return larger;
+}
+
 /**
  * The values of a tape that holds several (`readTape`), in order: value `i` is read with the
  * events `eventsFor(i, values)` stands for (`values`: those read before it).
@@ -474,24 +494,53 @@ export function readTapeValues(buffer, at, names, eventsFor) {
     const spans = new Uint32Array(buffer, where[7], 2 * count);
     for (let i = names.length; i < count; i++) names.push(textAt(buffer, where[8] + spans[2 * i], spans[2 * i + 1]));
   }
-  const ops = new Uint32Array(buffer, where[0], where[1]);
-  const nums = where[3] === 0 ? undefined : new Float64Array(buffer, where[2], where[3]);
+  const opsAt = opsTop;
+  const end = opsAt + where[1];
+  const ops = (opsStack = withRoom(opsStack, opsAt, where[1]));
+  ops.set(new Uint32Array(buffer, where[0], where[1]), opsAt);
+  const numsAt = numsTop;
+  const nums = (numsStack = withRoom(numsStack, numsAt, where[3]));
+  if (where[3] > 0) nums.set(new Float64Array(buffer, where[2], where[3]), numsAt);
+  opsTop = end;
+  numsTop = numsAt + where[3];
   const text = textAt(buffer, where[4], where[5]);
+  const outerOps = tapeOps;
+  const outerNums = tapeNums;
+  const outerNumsAt = tapeNumsAt;
+  const outerText = tapeText;
+  const outerNames = tapeNames;
+  const outerEvents = tapeEvents;
+  const outerAt = tapeAt;
   const values = [];
+  let next = opsAt;
   try {
-    tapeAt = 0;
-    while (tapeAt < ops.length) {
+    while (next < end) {
       const events = eventsFor(values.length, values);
       tapeOps = ops;
       tapeNums = nums;
+      tapeNumsAt = numsAt;
       tapeText = text;
       tapeNames = names;
       tapeEvents = events;
+      tapeAt = next;
       values.push(tapeValue());
+      next = tapeAt;
     }
+    if (next !== end) throw new Error("internal error: a tape's last value runs past its end");
     return values;
   } finally {
-    tapeOps = tapeNums = tapeText = tapeNames = tapeEvents = undefined;
+    opsTop = opsAt;
+    numsTop = numsAt;
+    // A long tape's copy is not kept once no read holds it.
+    if (opsAt === 0 && opsStack.length > STACK_KEPT) opsStack = new Uint32Array(4096);
+    if (numsAt === 0 && numsStack.length > STACK_KEPT) numsStack = new Float64Array(256);
+    tapeOps = outerOps;
+    tapeNums = outerNums;
+    tapeNumsAt = outerNumsAt;
+    tapeText = outerText;
+    tapeNames = outerNames;
+    tapeEvents = outerEvents;
+    tapeAt = outerAt;
   }
 }
 
@@ -509,7 +558,7 @@ function tapeValue() {
     case TAPE_UINT:
       return ops[tapeAt++];
     case TAPE_NUM:
-      return tapeNums[ops[tapeAt++]];
+      return tapeNums[tapeNumsAt + ops[tapeAt++]];
     case TAPE_STR:
       return tapeString();
     case TAPE_ARR: {
@@ -533,7 +582,8 @@ function tapeValue() {
     case TAPE_MADE: {
       const at = tapeAt;
       tapeAt += 5;
-      return makers[ops[at]](tapeEvents[ops[at + 1]], ops[at + 2], ops[at + 3], ops[at + 4]);
+      const events = tapeEvents;
+      return makers[ops[at]](events[ops[at + 1]], ops[at + 2], ops[at + 3], ops[at + 4]);
     }
     case TAPE_FIELD: {
       const event = tapeEvents[ops[tapeAt++]];

@@ -252,19 +252,18 @@ pub fn collect_runtime_events_ndjson_issues(len: usize, path: &str) -> Result<St
     Ok(issues_json(&issues))
 }
 
-fn violations_json(v: &[sequence::Violation]) -> String {
-    wire(&Val::arr(
+/// Violations as a tape (`contract::tape`).
+fn violations_tape(v: &[sequence::Violation]) -> Result<u32, JsError> {
+    super::tape::tape_of(&Val::arr(
         v.iter().map(sequence::Violation::to_val).collect(),
     ))
 }
 
 /// `verifyRuntimeEventSequence(events)`: the input is any JSON array.
 #[wasm_bindgen]
-pub fn verify_sequence(len: usize) -> Result<String, JsError> {
+pub fn verify_sequence(len: usize) -> Result<u32, JsError> {
     match parse_input(len)? {
-        Value::Array(events) => Ok(violations_json(&sequence::verify_runtime_event_sequence(
-            &events,
-        ))),
+        Value::Array(events) => violations_tape(&sequence::verify_runtime_event_sequence(&events)),
         _ => Err(JsError::new("Runtime events must be an array.")),
     }
 }
@@ -285,15 +284,15 @@ impl WasmSequenceVerifier {
         }
     }
 
-    /// Push one event (from the input buffer); returns the violations it produced.
-    pub fn push(&mut self, len: usize) -> Result<String, JsError> {
+    /// Push one event (from the input buffer); returns the violations it produced (a tape).
+    pub fn push(&mut self, len: usize) -> Result<u32, JsError> {
         let event = parse_input(len)?;
-        Ok(violations_json(&self.inner.push(&event)))
+        violations_tape(&self.inner.push(&event))
     }
 
     /// Every violation so far.
-    pub fn violations(&self) -> String {
-        violations_json(self.inner.violations())
+    pub fn violations(&self) -> Result<u32, JsError> {
+        violations_tape(self.inner.violations())
     }
 }
 

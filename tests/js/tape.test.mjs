@@ -86,3 +86,27 @@ test("outputs with more member names than the table keeps have them all", () => 
   // The next outputs are still whole.
   checkOddText();
 });
+
+test("a caller's getter that calls into the package while a tape is read leaves the result whole", () => {
+  const title = "A title long enough to cross as a reference to the event's own string";
+  const plain = streamed(["one", "two"]).map((e) => ({ ...e, title }));
+  const expected = api.projectAgentUiState({ executionEvents: plain });
+  const other = streamed(["other"]);
+  let reads = 0;
+  const events = plain.map((e) => {
+    const copy = { ...e };
+    delete copy.title;
+    // Read once by JSON.stringify on the way in; later reads come from reading the tape.
+    Object.defineProperty(copy, "title", {
+      enumerable: true,
+      get() {
+        if (++reads > plain.length) api.projectAgentUiState({ executionEvents: other });
+        return title;
+      },
+    });
+    return copy;
+  });
+  const state = api.projectAgentUiState({ executionEvents: events });
+  assert.ok(reads > plain.length, "the tape's reader read the events' titles");
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(state)), JSON.parse(JSON.stringify(expected)));
+});

@@ -455,17 +455,24 @@ export function readTape(buffer, at, events, names) {
   return values[0];
 }
 
-// The tape being read. Reading may call out (a template reading the caller's event, a getter of
-// the caller's) and back into the module, which writes and reads another tape: each read copies
-// its codes and numbers out of the module's memory first, onto the top of two stacks, and puts
-// back the read it interrupts when it ends.
-let tapeOps;
-let tapeNums;
-let tapeNumsAt = 0;
-let tapeText;
-let tapeNames;
-let tapeEvents;
-let tapeAt = 0;
+// The tape being read (`Reading`). Reading may call out (a template reading the caller's event, a
+// getter of the caller's) and back into the module, which writes and reads another tape: each
+// read copies its codes and numbers out of the module's memory first, onto the top of two
+// stacks, and puts back the read it interrupts when it ends.
+let reading;
+
+/** A tape being read: its codes and numbers (stacks, from `at` and `numsAt`), text and names. */
+class Reading {
+  constructor(ops, at, nums, numsAt, text, names) {
+    this.ops = ops;
+    this.at = at;
+    this.nums = nums;
+    this.numsAt = numsAt;
+    this.text = text;
+    this.names = names;
+    this.events = undefined;
+  }
+}
 // The stacks (replaced by larger ones when full: a read that holds the old one keeps its copy).
 let opsStack = new Uint32Array(4096);
 let opsTop = 0;
@@ -503,50 +510,30 @@ export function readTapeValues(buffer, at, names, eventsFor) {
   if (where[3] > 0) nums.set(new Float64Array(buffer, where[2], where[3]), numsAt);
   opsTop = end;
   numsTop = numsAt + where[3];
-  const text = textAt(buffer, where[4], where[5]);
-  const outerOps = tapeOps;
-  const outerNums = tapeNums;
-  const outerNumsAt = tapeNumsAt;
-  const outerText = tapeText;
-  const outerNames = tapeNames;
-  const outerEvents = tapeEvents;
-  const outerAt = tapeAt;
+  const outer = reading;
+  const r = (reading = new Reading(ops, opsAt, nums, numsAt, textAt(buffer, where[4], where[5]), names));
   const values = [];
-  let next = opsAt;
   try {
-    while (next < end) {
-      const events = eventsFor(values.length, values);
-      tapeOps = ops;
-      tapeNums = nums;
-      tapeNumsAt = numsAt;
-      tapeText = text;
-      tapeNames = names;
-      tapeEvents = events;
-      tapeAt = next;
+    while (r.at < end) {
+      r.events = eventsFor(values.length, values);
       values.push(tapeValue());
-      next = tapeAt;
     }
-    if (next !== end) throw new Error("internal error: a tape's last value runs past its end");
+    if (r.at !== end) throw new Error("internal error: a tape's last value runs past its end");
     return values;
   } finally {
+    reading = outer;
     opsTop = opsAt;
     numsTop = numsAt;
     // A long tape's copy is not kept once no read holds it.
     if (opsAt === 0 && opsStack.length > STACK_KEPT) opsStack = new Uint32Array(4096);
     if (numsAt === 0 && numsStack.length > STACK_KEPT) numsStack = new Float64Array(256);
-    tapeOps = outerOps;
-    tapeNums = outerNums;
-    tapeNumsAt = outerNumsAt;
-    tapeText = outerText;
-    tapeNames = outerNames;
-    tapeEvents = outerEvents;
-    tapeAt = outerAt;
   }
 }
 
 function tapeValue() {
-  const ops = tapeOps;
-  switch (ops[tapeAt++]) {
+  const r = reading;
+  const ops = r.ops;
+  switch (ops[r.at++]) {
     case TAPE_UNDEFINED:
       return undefined;
     case TAPE_NULL:
@@ -556,54 +543,53 @@ function tapeValue() {
     case TAPE_FALSE:
       return false;
     case TAPE_UINT:
-      return ops[tapeAt++];
+      return ops[r.at++];
     case TAPE_NUM:
-      return tapeNums[tapeNumsAt + ops[tapeAt++]];
+      return r.nums[r.numsAt + ops[r.at++]];
     case TAPE_STR:
-      return tapeString();
+      return tapeString(r);
     case TAPE_ARR: {
-      const n = ops[tapeAt++];
+      const n = ops[r.at++];
       const out = new Array(n);
       for (let i = 0; i < n; i++) out[i] = tapeValue();
       return out;
     }
     case TAPE_OBJ: {
-      const n = ops[tapeAt++];
+      const n = ops[r.at++];
       const out = {};
       for (let i = 0; i < n; i++) {
-        const name = tapeName();
+        const name = tapeName(r);
         if (name === "__proto__") setOwn(out, name, tapeValue());
         else out[name] = tapeValue();
       }
       return out;
     }
     case TAPE_EVENT:
-      return tapeEvents[ops[tapeAt++]];
+      return r.events[ops[r.at++]];
     case TAPE_MADE: {
-      const at = tapeAt;
-      tapeAt += 5;
-      const events = tapeEvents;
-      return makers[ops[at]](events[ops[at + 1]], ops[at + 2], ops[at + 3], ops[at + 4]);
+      const at = r.at;
+      r.at += 5;
+      return makers[ops[at]](r.events[ops[at + 1]], ops[at + 2], ops[at + 3], ops[at + 4]);
     }
     case TAPE_FIELD: {
-      const event = tapeEvents[ops[tapeAt++]];
-      return event[tapeName()];
+      const event = r.events[ops[r.at++]];
+      return event[tapeName(r)];
     }
     default:
-      throw new Error(`internal error: tape code ${ops[tapeAt - 1]} at ${tapeAt - 1}`);
+      throw new Error(`internal error: tape code ${ops[r.at - 1]} at ${r.at - 1}`);
   }
 }
 
-function tapeName() {
-  const name = tapeOps[tapeAt++];
-  return name === TAPE_LITERAL_NAME ? tapeString() : tapeNames[name];
+function tapeName(r) {
+  const name = r.ops[r.at++];
+  return name === TAPE_LITERAL_NAME ? tapeString(r) : r.names[name];
 }
 
-function tapeString() {
-  const start = tapeOps[tapeAt];
-  const end = start + tapeOps[tapeAt + 1];
-  tapeAt += 2;
-  return tapeText.slice(start, end);
+function tapeString(r) {
+  const start = r.ops[r.at];
+  const end = start + r.ops[r.at + 1];
+  r.at += 2;
+  return r.text.slice(start, end);
 }
 
 /** Parse and decode wire text. */

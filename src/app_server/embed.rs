@@ -6,7 +6,7 @@
 //! `Val::Event(i)`, "the i-th embedded value", and the result names where each embedded value
 //! sits in the input (its path from the input's root). The JS wrapper looks the paths up in the
 //! object it was given and hands those objects back. Strings, numbers, booleans and `null` are
-//! written inline (they have no identity), see [`super::out::Out::to_val`].
+//! written inline (they have no identity), see [`super::out::Out::write_tape`].
 
 use serde_json::Value;
 

@@ -32,6 +32,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::contract::fxhash::HashMap;
+use crate::contract::tape::{Tape, TapeTooLong};
 use crate::contract::val::Val;
 
 pub use access::Js;
@@ -148,21 +149,24 @@ impl<'a> ExecutionEvents<'a> {
         self.events.iter().map(Out::to_json).collect()
     }
 
-    /// The paths from `root` (the input the facts were read from) of the caller's values the
-    /// events embed, and the events, their embedded values as `Val::Event` references to those
-    /// paths' values (none when there is no `root`).
-    pub fn to_vals(&self, root: Option<&'a Value>) -> (Val, Val) {
+    /// Onto `tape` (`contract::tape`), two values: the paths from `root` (the input the facts
+    /// were read from) of the caller's values the events embed (none when there is no `root`),
+    /// then the events, their embedded values as `Val::Event` references to those paths' values.
+    pub fn write_tape(&self, root: Option<&'a Value>, tape: &mut Tape) -> Result<(), TapeTooLong> {
+        // The embedded values are numbered in the order the events hold them, before either
+        // value is written (the paths go first).
         let mut embedded = Embedded::default();
-        let events = Val::arr(
-            self.events
-                .iter()
-                .map(|e| e.to_val(&mut embedded))
-                .collect(),
-        );
+        self.events.iter().for_each(|e| e.embed(&mut embedded));
         let refs = match root {
             Some(root) if !embedded.is_empty() => embedded.paths_val(root),
             _ => Val::arr(Vec::new()),
         };
-        (refs, events)
+        tape.append_with(&refs, &|_| None)?;
+        tape.append_by(&|_| None, |w| {
+            w.array(self.events.len())?;
+            self.events
+                .iter()
+                .try_for_each(|e| e.write_tape(w, &mut embedded))
+        })
     }
 }

@@ -480,7 +480,12 @@ mod tests {
     fn nested_payload_objects_are_embedded() {
         let list = json!([{"eventId": 1, "type": "tool.result", "payload": {"output": {"a": 1}}}]);
         let out = project_app_server_events_to_execution_events(Some(&list)).unwrap();
-        let (refs, events) = out.to_vals(Some(&list));
+        let mut tape = crate::contract::tape::Tape::default();
+        out.write_tape(Some(&list), &mut tape).unwrap();
+        let values = tape.read_all(&|_, _| Val::Undef).unwrap();
+        let [refs, events] = values.as_slice() else {
+            panic!("{} values", values.len());
+        };
         let wire = format!(
             "\"events\":{},\"refs\":{}",
             events.to_json(),

@@ -1,12 +1,13 @@
 //! Built execution events: values made here or read from the facts as they are, borrowed from
-//! the parsed facts until written. Written as output values (the caller's objects as references,
-//! see [`super::embed`]) or as plain JSON (what the projection reads).
+//! the parsed facts until written. Written to a tape (the caller's objects as references, see
+//! [`super::embed`]) or as plain JSON (what the projection reads).
 
 use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
-use crate::contract::val::{Obj, Val};
+use crate::contract::tape::{TapeTooLong, Writer};
+use crate::contract::val::Val;
 
 use super::embed::Embedded;
 use super::Js;
@@ -51,33 +52,53 @@ impl<'a> Out<'a> {
         matches!(self, Out::Absent)
     }
 
-    /// This value as an output value; the caller's objects and arrays it holds are
-    /// `Val::Event` references to `embedded` (see [`super::embed`]).
-    pub fn to_val(&self, embedded: &mut Embedded<'a>) -> Val {
+    /// Number the caller's objects and arrays this value holds in `embedded`, in the order
+    /// [`Out::write_tape`] writes them.
+    pub fn embed(&self, embedded: &mut Embedded<'a>) {
         match self {
-            Out::Absent => Val::Null,
-            Out::Lit(s) => Val::lit(s),
-            Out::Text(s) => Val::str(s),
-            Out::Owned(s) => Val::str(s),
-            Out::Shared(s) => Val::Str(s.clone()),
-            Out::Num(x) => Val::Num(*x),
-            Out::Fact(v) => match v {
-                Value::Object(_) | Value::Array(_) => Val::Event(embedded.index(v)),
-                Value::String(s) => Val::str(s),
-                Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
-                Value::Bool(b) => Val::Bool(*b),
-                Value::Null => Val::Null,
-            },
-            Out::List(items) => Val::arr(items.iter().map(|x| x.to_val(embedded)).collect()),
-            Out::Members(members) => {
-                let mut o = Obj::with_capacity(members.len());
-                for (k, x) in members {
-                    let v = x.to_val(embedded);
-                    o.set_dyn(k, v);
-                }
-                o.into_val()
+            Out::Fact(v @ (Value::Object(_) | Value::Array(_))) => {
+                embedded.index(v);
             }
-            Out::Val(v) => v.clone(),
+            Out::List(items) => items.iter().for_each(|x| x.embed(embedded)),
+            Out::Members(members) => members.iter().for_each(|(_, x)| x.embed(embedded)),
+            _ => {}
+        }
+    }
+
+    /// Write this value to a tape (`contract::tape`); the caller's objects and arrays it holds
+    /// are `Val::Event` references to `embedded` (see [`super::embed`]).
+    pub fn write_tape(
+        &self,
+        w: &mut Writer<'_, '_>,
+        embedded: &mut Embedded<'a>,
+    ) -> Result<(), TapeTooLong> {
+        match self {
+            Out::Absent => w.value(&Val::Null),
+            Out::Lit(s) => w.string(s),
+            Out::Text(s) => w.string(s),
+            Out::Owned(s) => w.string(s),
+            Out::Shared(s) => w.string(s),
+            Out::Num(x) => w.number(*x),
+            Out::Fact(v) => match v {
+                Value::Object(_) | Value::Array(_) => w.value(&Val::Event(embedded.index(v))),
+                Value::String(s) => w.string(s),
+                Value::Number(n) => w.number(n.as_f64().unwrap_or(f64::NAN)),
+                Value::Bool(b) => w.value(&Val::Bool(*b)),
+                Value::Null => w.value(&Val::Null),
+            },
+            Out::List(items) => {
+                w.array(items.len())?;
+                items.iter().try_for_each(|x| x.write_tape(w, embedded))
+            }
+            Out::Members(members) => {
+                w.object(members.len())?;
+                for (k, x) in members {
+                    w.name(k)?;
+                    x.write_tape(w, embedded)?;
+                }
+                Ok(())
+            }
+            Out::Val(v) => w.value(v),
         }
     }
 
@@ -164,9 +185,12 @@ mod tests {
             ("count", Out::Num(3.0)),
         ]);
         let mut emb = Embedded::default();
-        let wire = o.to_val(&mut emb).to_json();
+        let mut tape = crate::contract::tape::Tape::default();
+        let written = tape.append_by(&|_| None, |w| o.write_tape(w, &mut emb));
+        assert_eq!(written, Ok(()));
+        let wire = tape.read(&|_, _| Val::Undef).map(|v| v.to_json());
         assert_eq!(
-            wire,
+            wire.as_deref().unwrap_or_default(),
             r#"{"id":"x","meta":"\u0000e0","n":1.5,"s":"\u0000\u0000x","list":["a","b"],"count":3}"#
         );
         assert_eq!(

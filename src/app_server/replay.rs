@@ -42,11 +42,9 @@ impl<'a> Replay<'a> {
     /// `i` are references to that event's field, the objects made from event `i` references to
     /// their template: the JS side makes them from the returned events), the diagnostics.
     pub fn write_tape(&self, root: Option<&'a Value>, tape: &mut Tape) -> Result<(), TapeTooLong> {
-        let (refs, events) = self.events.to_vals(root);
         let diagnostics = Val::arr(self.diagnostics.iter().map(|d| Val::lit(d)).collect());
         tape.clear();
-        tape.append_with(&refs, &|_| None)?;
-        tape.append_with(&events, &|_| None)?;
+        self.events.write_tape(root, tape)?;
         self.projector.write_tape_after(&self.compact, tape)?;
         tape.append_with(&diagnostics, &|_| None)
     }

@@ -164,12 +164,22 @@ impl Tape {
     /// Write `v` after the values the tape holds (a tape of several values: the JS side reads
     /// them in order, each with the events it stands for), as [`Tape::write_with`] does.
     pub fn append_with(&mut self, v: &Val, field_of: &StrSource<'_>) -> Result<(), TapeTooLong> {
+        self.append_by(field_of, |w| w.value(v))
+    }
+
+    /// Write after the values the tape holds what `write` writes with a [`Writer`] (values that
+    /// are not `Val`s, written without building one).
+    pub fn append_by(
+        &mut self,
+        field_of: &StrSource<'_>,
+        write: impl FnOnce(&mut Writer<'_, '_>) -> Result<(), TapeTooLong>,
+    ) -> Result<(), TapeTooLong> {
         let mut w = Writer {
             units: self.units,
             tape: self,
             field_of,
         };
-        let written = w.value(v);
+        let written = write(&mut w);
         self.units = w.units;
         written
     }
@@ -315,7 +325,9 @@ fn count(n: usize) -> Result<u32, TapeTooLong> {
     u32::try_from(n).map_err(|_| TapeTooLong)
 }
 
-struct Writer<'t, 'f> {
+/// Writes values onto a tape ([`Tape::append_by`]): whole `Val`s, or a value piece by piece
+/// (an array or object's count, then its items or members).
+pub struct Writer<'t, 'f> {
     tape: &'t mut Tape,
     /// UTF-16 length of `tape.text` so far.
     units: usize,
@@ -333,7 +345,8 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
-    fn name(&mut self, k: &str) -> Result<(), TapeTooLong> {
+    /// A member name (after [`Writer::object`], before the member's value).
+    pub fn name(&mut self, k: &str) -> Result<(), TapeTooLong> {
         match self.tape.names.of(k) {
             Some(i) => self.tape.ops.push(i),
             None => {
@@ -344,7 +357,25 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
-    fn value(&mut self, v: &Val) -> Result<(), TapeTooLong> {
+    /// An array of `n` items: the next `n` values written.
+    pub fn array(&mut self, n: usize) -> Result<(), TapeTooLong> {
+        self.tape.ops.extend([ARR, count(n)?]);
+        Ok(())
+    }
+
+    /// An object of `n` members: the next `n` names, each followed by its value.
+    pub fn object(&mut self, n: usize) -> Result<(), TapeTooLong> {
+        self.tape.ops.extend([OBJ, count(n)?]);
+        Ok(())
+    }
+
+    /// A string (as itself: no source is looked up).
+    pub fn string(&mut self, s: &str) -> Result<(), TapeTooLong> {
+        self.tape.ops.push(STR);
+        self.text(s)
+    }
+
+    pub fn value(&mut self, v: &Val) -> Result<(), TapeTooLong> {
         match v {
             Val::Undef => self.tape.ops.push(UNDEFINED),
             Val::Null => self.tape.ops.push(NULL),
@@ -358,10 +389,7 @@ impl Writer<'_, '_> {
                     self.tape.ops.extend([FIELD, event]);
                     self.name(field)?;
                 }
-                None => {
-                    self.tape.ops.push(STR);
-                    self.text(s)?;
-                }
+                None => self.string(s)?,
             },
             Val::Event(i) => self.tape.ops.extend([EVENT, *i]),
             Val::Made(m) => {
@@ -376,26 +404,24 @@ impl Writer<'_, '_> {
                 ]);
             }
             Val::Arr(items) => {
-                self.tape.ops.extend([ARR, count(items.len())?]);
+                self.array(items.len())?;
                 for x in items.iter() {
                     self.value(x)?;
                 }
             }
-            Val::Obj(o) => self.object(o)?,
+            Val::Obj(o) => {
+                self.object(o.len())?;
+                for (k, x) in o.iter() {
+                    self.name(k)?;
+                    self.value(x)?;
+                }
+            }
         }
         Ok(())
     }
 
-    fn object(&mut self, o: &Obj) -> Result<(), TapeTooLong> {
-        self.tape.ops.extend([OBJ, count(o.len())?]);
-        for (k, x) in o.iter() {
-            self.name(k)?;
-            self.value(x)?;
-        }
-        Ok(())
-    }
-
-    fn number(&mut self, n: f64) -> Result<(), TapeTooLong> {
+    /// A number (`null` when it is not finite, as in the wire text).
+    pub fn number(&mut self, n: f64) -> Result<(), TapeTooLong> {
         if !n.is_finite() {
             self.tape.ops.push(NULL);
         } else if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n) {

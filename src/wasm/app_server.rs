@@ -82,13 +82,11 @@ fn write(
             return Ok(());
         }
     };
-    let (refs, list) = events.to_vals(facts);
     *at = written(|tape| {
         tape.clear();
-        tape.append_with(&refs, &|_| None)?;
-        tape.append_with(&list, &|_| None)
+        events.write_tape(facts, tape)
     });
-    dispose(arena, (refs, list, events));
+    dispose(arena, events);
     Ok(())
 }
 

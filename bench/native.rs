@@ -6,6 +6,7 @@
 //! `-- --only project|validate|serde` for one section).
 //! Prints one Markdown table.
 
+use agent_runtime_projection::contract::tape::Tape;
 use agent_runtime_projection::contract::validation::{
     collect_runtime_event_issues, collect_runtime_events_issues,
 };
@@ -258,17 +259,17 @@ fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
     let patched = PerEvent::median_of(
         (0..cfg.runs_large)
             .map(|_| {
+                let mut tape = Tape::default();
                 per_event(&events[..n_mid], |p, e, i| {
                     let _ = p.apply(e, i);
-                    let mut out = String::new();
-                    p.take_patch().expect("readable state").write_json(&mut out);
-                    black_box(out);
+                    let patch = p.take_patch().expect("readable state");
+                    black_box(p.write_patch(&patch, &mut tape)).expect("fits");
                 })
             })
             .collect(),
     );
     rows.push(Row::new(
-        "`apply` + `take_patch` + patch JSON, every event: p50 / p99",
+        "`apply` + `take_patch` + patch tape, every event: p50 / p99",
         n_mid,
         format!("{} / {}", us(patched.p50), us(patched.p99)),
         "",

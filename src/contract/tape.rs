@@ -174,14 +174,10 @@ impl Tape {
         field_of: &StrSource<'_>,
         write: impl FnOnce(&mut Writer<'_, '_>) -> Result<(), TapeTooLong>,
     ) -> Result<(), TapeTooLong> {
-        let mut w = Writer {
-            units: self.units,
+        write(&mut Writer {
             tape: self,
             field_of,
-        };
-        let written = write(&mut w);
-        self.units = w.units;
-        written
+        })
     }
 }
 
@@ -329,8 +325,6 @@ fn count(n: usize) -> Result<u32, TapeTooLong> {
 /// (an array or object's count, then its items or members).
 pub struct Writer<'t, 'f> {
     tape: &'t mut Tape,
-    /// UTF-16 length of `tape.text` so far.
-    units: usize,
     field_of: &'f StrSource<'f>,
 }
 
@@ -338,8 +332,8 @@ impl Writer<'_, '_> {
     /// `start`, `len` of `s`, appended to the text.
     fn text(&mut self, s: &str) -> Result<(), TapeTooLong> {
         let len = if s.is_ascii() { s.len() } else { utf16_len(s) };
-        let start = count(self.units)?;
-        self.units += len;
+        let start = count(self.tape.units)?;
+        self.tape.units += len;
         self.tape.text.push_str(s);
         self.tape.ops.extend([start, count(len)?]);
         Ok(())

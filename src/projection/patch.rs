@@ -1,6 +1,7 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
-use crate::contract::val::{Obj, StrSource, Val};
+use crate::contract::tape::{Tape, TapeTooLong, Writer};
+use crate::contract::val::{StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,9 +34,17 @@ pub enum PatchOp {
     },
 }
 
-/// Initial capacity of a patch's text: a typical one-event patch fits, so the text is not
-/// regrown (and copied) several times while it is written.
-pub const PATCH_TEXT_CAPACITY: usize = 4096;
+impl PatchOp {
+    /// Where the op applies.
+    pub fn path(&self) -> &[Seg] {
+        match self {
+            PatchOp::Replace { path, .. }
+            | PatchOp::List { path, .. }
+            | PatchOp::Append { path, .. }
+            | PatchOp::Order { path, .. } => path,
+        }
+    }
+}
 
 /// What changed since the previous patch.
 #[derive(Clone, Debug, Default)]
@@ -50,59 +59,82 @@ impl Patch {
         !self.full && self.ops.is_empty()
     }
 
-    pub fn write_json(&self, out: &mut String) {
-        self.write_json_with(out, &|_| None);
+    /// The patch's JSON text (for tests and tools: the JS side reads its tape): the value
+    /// [`Patch::write_tape`] writes.
+    pub fn to_json(&self) -> String {
+        let mut tape = Tape::default();
+        match self.write_to(&mut tape, &|_| None) {
+            Ok(()) => tape
+                .read(&|_, _| Val::Undef)
+                .map(|v| v.to_json())
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        }
     }
 
-    /// `write_json` with values written by `Val::write_json_with`.
-    pub fn write_json_with(&self, out: &mut String, field_of: &StrSource<'_>) {
-        self.to_val().write_json_with(out, field_of);
+    /// Onto `tape`, replacing what it held, with `field_of` for the values' long strings
+    /// ([`Tape::write_with`]).
+    pub fn write_to(&self, tape: &mut Tape, field_of: &StrSource<'_>) -> Result<(), TapeTooLong> {
+        tape.clear();
+        tape.append_by(field_of, |w| self.write_tape(w))
     }
 
     /// The patch as the value the JS side applies (`pkg-template/wire.js`, `applyPatch`):
     /// `{full, ops}`, each op `{p, v}` (replace), `{p, len, set: [[index, value], ...]}` (list),
     /// `{p, add}` (append) or `{p, order}` (key order), `p` the path's keys and indexes. Its
-    /// values are the state's own (`Rc`), not copies.
-    pub fn to_val(&self) -> Val {
-        let ops = self.ops.iter().map(|op| {
-            let mut o = Obj::with_capacity(3);
-            match op {
-                PatchOp::Replace { path, value } => {
-                    o.push("p", path_val(path));
-                    o.push("v", value.clone());
-                }
-                PatchOp::List { path, len, set } => {
-                    o.push("p", path_val(path));
-                    o.push("len", Val::Num(*len as f64));
-                    let slots = set
-                        .iter()
-                        .map(|(i, v)| Val::arr(vec![Val::Num(*i as f64), v.clone()]));
-                    o.push("set", Val::arr(slots.collect()));
-                }
-                PatchOp::Append { path, suffix } => {
-                    o.push("p", path_val(path));
-                    o.push("add", suffix.clone());
-                }
-                PatchOp::Order { path, keys } => {
-                    o.push("p", path_val(path));
-                    o.push(
-                        "order",
-                        Val::arr(keys.iter().map(|k| Val::lit(k)).collect()),
-                    );
+    /// values are the state's own, written as they are.
+    pub fn write_tape(&self, w: &mut Writer<'_, '_>) -> Result<(), TapeTooLong> {
+        w.object(2)?;
+        w.name("full")?;
+        w.value(&Val::Bool(self.full))?;
+        w.name("ops")?;
+        w.array(self.ops.len())?;
+        for op in &self.ops {
+            let path = op.path();
+            w.object(if matches!(op, PatchOp::List { .. }) {
+                3
+            } else {
+                2
+            })?;
+            w.name("p")?;
+            w.array(path.len())?;
+            for seg in path {
+                match seg {
+                    Seg::Key(k) => w.string(k)?,
+                    Seg::Name(k) => w.string(k)?,
+                    Seg::Index(n) => w.number(*n as f64)?,
                 }
             }
-            o.into_val()
-        });
-        let mut patch = Obj::with_capacity(2);
-        patch.push("full", Val::Bool(self.full));
-        patch.push("ops", Val::arr(ops.collect()));
-        patch.into_val()
-    }
-
-    pub fn to_json(&self) -> String {
-        let mut s = String::with_capacity(PATCH_TEXT_CAPACITY);
-        self.write_json(&mut s);
-        s
+            match op {
+                PatchOp::Replace { value, .. } => {
+                    w.name("v")?;
+                    w.value(value)?;
+                }
+                PatchOp::List { len, set, .. } => {
+                    w.name("len")?;
+                    w.number(*len as f64)?;
+                    w.name("set")?;
+                    w.array(set.len())?;
+                    for (i, v) in set {
+                        w.array(2)?;
+                        w.number(*i as f64)?;
+                        w.value(v)?;
+                    }
+                }
+                PatchOp::Append { suffix, .. } => {
+                    w.name("add")?;
+                    w.value(suffix)?;
+                }
+                PatchOp::Order { keys, .. } => {
+                    w.name("order")?;
+                    w.array(keys.len())?;
+                    for k in keys {
+                        w.string(k)?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -112,12 +144,7 @@ impl Patch {
     /// created as `undefined`; `Err` names the first path that does not fit the state.
     pub fn apply_to(&self, state: &mut Val) -> Result<(), String> {
         for op in &self.ops {
-            let path = match op {
-                PatchOp::Replace { path, .. }
-                | PatchOp::List { path, .. }
-                | PatchOp::Append { path, .. }
-                | PatchOp::Order { path, .. } => path,
-            };
+            let path = op.path();
             let mut cur: &mut Val = state;
             for seg in path {
                 cur = match (cur, seg) {
@@ -183,16 +210,6 @@ impl Patch {
         }
         Ok(())
     }
-}
-
-/// A path as the JS side reads it: keys and indexes.
-fn path_val(path: &[Seg]) -> Val {
-    let segs = path.iter().map(|s| match s {
-        Seg::Key(k) => Val::lit(k),
-        Seg::Name(k) => Val::Str(k.clone()),
-        Seg::Index(n) => Val::Num(*n as f64),
-    });
-    Val::arr(segs.collect())
 }
 
 /// The patch that turns `before` into `after`: the values that differ, at the deepest path

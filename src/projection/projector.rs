@@ -608,6 +608,11 @@ impl<'a> ProjectorCore<'a> {
         tape.write_with(v, &|s| self.field_of(s))
     }
 
+    /// The tape of a patch from this projector (see [`Self::write_tape`]).
+    pub fn write_patch(&self, patch: &Patch, tape: &mut Tape) -> Result<(), TapeTooLong> {
+        patch.write_to(tape, &|s| self.field_of(s))
+    }
+
     /// [`Self::write_tape`], after the values the tape holds (`Tape::append_with`).
     pub fn write_tape_after(&self, v: &Val, tape: &mut Tape) -> Result<(), TapeTooLong> {
         tape.append_with(v, &|s| self.field_of(s))

@@ -145,6 +145,6 @@ impl WasmProjector {
             .take_patch()
             .map_err(|e| JsError::new(&e.message))?;
         let inner = &self.inner;
-        super::tape::written(|tape| inner.write_tape(&patch.to_val(), tape))
+        super::tape::written(|tape| inner.write_patch(&patch, tape))
     }
 }

@@ -15,9 +15,9 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::alloc::dispose;
-use super::api::{batch_tape, check, parse, parse_text, parse_wire_text};
+use super::api::{batch, batch_tape, check, parse, parse_text, parse_wire_text};
 use super::input::{with_input, with_words};
-use super::tape::tape_of;
+use super::tape::{tape_of, written};
 use crate::contract::event::{check_carryable, empty_record, index_events, Ev, Js, Odd, OddOp};
 use crate::contract::val::{Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
@@ -369,7 +369,8 @@ impl WasmSubagentsAccumulator {
     /// What changed since the previous patch (the whole model first), as a tape
     /// (`contract::tape`).
     pub fn take_patch(&mut self) -> Result<u32, JsError> {
-        tape_of(&self.inner.take_patch().to_val())
+        let patch = self.inner.take_patch();
+        written(|tape| patch.write_to(tape, &|_| None))
     }
 }
 
@@ -453,26 +454,40 @@ impl WasmStateDeltaPass {
             return Err(JsError::new("Nothing to apply."));
         };
         // In the batch arena: the state and what the pass makes of it are forgotten at the end.
-        batch_tape(len, |text, arena| {
+        let mut at = Ok(0);
+        batch(len, 0, |text, _, arena| {
             let state = parse_wire_text(text)?;
-            let mut o = Obj::with_capacity(3);
             let done = match pass.run(&state) {
                 Ok(out) => {
-                    o.push("applied", Val::Bool(out.applied));
-                    o.push("error", out.error.as_deref().map_or(Val::Null, Val::str));
-                    o.push("patch", diff_patch(&state, &out.state).to_val());
-                    dispose(arena, out);
-                    Ok(o.into_val())
+                    let patch = diff_patch(&state, &out.state);
+                    at = written(|tape| {
+                        tape.clear();
+                        tape.append_by(&|_| None, |w| {
+                            w.object(3)?;
+                            w.name("applied")?;
+                            w.value(&Val::Bool(out.applied))?;
+                            w.name("error")?;
+                            match &out.error {
+                                Some(e) => w.string(e)?,
+                                None => w.value(&Val::Null)?,
+                            }
+                            w.name("patch")?;
+                            patch.write_tape(w)
+                        })
+                    });
+                    dispose(arena, (out, patch));
+                    Ok(())
                 }
                 Err(PassError::NeedsDiagnostics) => {
-                    o.push("retry", Val::Bool(true));
-                    Ok(o.into_val())
+                    at = tape_of(&Obj::new().k("retry", Val::Bool(true)).into_val());
+                    Ok(())
                 }
                 Err(PassError::Throws(e)) => Err(e),
             };
             dispose(arena, state);
             done
-        })
+        })?;
+        at
     }
 }
 

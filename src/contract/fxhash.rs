@@ -60,17 +60,21 @@ impl FxHasher {
 impl Hasher for FxHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
+        // Words read in place (`copy_from_slice` into a buffer compiles to a `memcpy` call in the
+        // size-optimized module: a third of the time of hashing a short name).
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
+            if let Ok(w) = <&[u8; 8]>::try_from(c) {
+                self.add(u64::from_le_bytes(*w));
+            }
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+            let w = rest
+                .iter()
+                .rev()
+                .fold(0u64, |w, &b| (w << 8) | u64::from(b));
+            self.add(w ^ ((rest.len() as u64) << 59));
         }
     }
 

@@ -32,7 +32,7 @@
 
 use super::fxhash::HashMap;
 use super::js::utf16_len;
-use super::val::{Obj, StrSource, Val, MIN_FIELD_REF_LEN};
+use super::val::{Key, Obj, StrSource, Val, MIN_FIELD_REF_LEN};
 
 pub const UNDEFINED: u32 = 0;
 pub const NULL: u32 = 1;
@@ -97,6 +97,10 @@ pub struct Tape {
 #[derive(Default)]
 pub struct Names {
     index: HashMap<Box<str>, u32>,
+    /// The indexes of static names (`Key::S`, the projection's own member names) by where
+    /// they are in the module: a slot per address, found without hashing or comparing the
+    /// name. A static name's address and length always denote the same text.
+    statics: StaticNames,
     /// The names, one after the other.
     pub text: String,
     /// Each name's byte offset and length in `text`.
@@ -111,6 +115,25 @@ impl Names {
 
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+
+    /// The index of the name `k` (as [`Names::of`]), found by its address when it is static.
+    fn of_key(&mut self, k: &Key) -> Option<u32> {
+        let s = match k {
+            Key::S(s) => *s,
+            Key::D(d) => return self.of(d),
+        };
+        let slot = StaticNames::slot(s);
+        if let Some(&(at, len, i)) = self.statics.0.get(slot) {
+            if at == s.as_ptr() as usize && len == s.len() {
+                return Some(i);
+            }
+        }
+        let i = self.of(s)?;
+        if let Some(entry) = self.statics.0.get_mut(slot) {
+            *entry = (s.as_ptr() as usize, s.len(), i);
+        }
+        Some(i)
     }
 
     /// The index of `k`, added when there is room (`None`: not in the table, and no room).
@@ -128,6 +151,25 @@ impl Names {
         self.spans.extend([start, len]);
         self.index.insert(k.into(), i);
         Some(i)
+    }
+}
+
+/// [`Names::statics`]: `(address, length, index)` per slot (address 0: empty).
+struct StaticNames(Box<[(usize, usize, u32)]>);
+
+impl StaticNames {
+    const SLOTS: usize = 512;
+
+    /// The slot of a name at this address (names are a few bytes apart).
+    fn slot(s: &str) -> usize {
+        let at = s.as_ptr() as usize;
+        (at ^ (at >> 9) ^ s.len()) % Self::SLOTS
+    }
+}
+
+impl Default for StaticNames {
+    fn default() -> StaticNames {
+        StaticNames(vec![(0, 0, 0); Self::SLOTS].into_boxed_slice())
     }
 }
 
@@ -405,8 +447,11 @@ impl Writer<'_, '_> {
             }
             Val::Obj(o) => {
                 self.object(o.len())?;
-                for (k, x) in o.iter() {
-                    self.name(k)?;
+                for (k, x) in o.entries() {
+                    match self.tape.names.of_key(k) {
+                        Some(i) => self.tape.ops.push(i),
+                        None => self.name(k)?,
+                    }
                     self.value(x)?;
                 }
             }
@@ -507,5 +552,33 @@ mod tests {
         assert_eq!(t.write(&o.into_val()), Ok(()));
         assert_eq!(t.ops, vec![OBJ, 2, 0, NULL, LITERAL_NAME, 0, 3, NULL]);
         assert_eq!(t.text, "new");
+    }
+
+    #[test]
+    fn static_and_dynamic_names_share_an_index() {
+        let mut t = Tape::default();
+        // Two static names at different addresses with one text, the same as a dynamic one,
+        // and a static name that is a prefix of another (a shared address, another length).
+        let a: &'static str = "status";
+        let b: &'static str = Box::leak(String::from("status").into_boxed_str());
+        let long: &'static str = "statusKey";
+        let prefix: &'static str = &long[..6];
+        let mut o = Obj::new();
+        o.push(a, Val::Null);
+        o.push(long, Val::Null);
+        o.push(prefix, Val::Null);
+        o.push(b, Val::Null);
+        o.push(Key::dynamic("status"), Val::Null);
+        for _ in 0..2 {
+            assert_eq!(t.write(&o.clone().into_val()), Ok(()));
+            assert_eq!(
+                t.ops,
+                vec![OBJ, 5, 0, NULL, 1, NULL, 0, NULL, 0, NULL, 0, NULL]
+            );
+        }
+        assert_eq!(
+            (t.names.text.as_str(), t.names.len()),
+            ("statusstatusKey", 2)
+        );
     }
 }

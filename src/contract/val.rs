@@ -235,6 +235,11 @@ impl Obj {
         self.entries.iter().map(|(k, v)| (&**k, v))
     }
 
+    /// The members with their keys as kept (a static name or a shared string).
+    pub fn entries(&self) -> impl Iterator<Item = (&Key, &Val)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| &**k)
     }

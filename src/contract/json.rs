@@ -97,17 +97,18 @@ pub fn array_element_texts(text: &str) -> Result<Vec<&str>, serde_json::Error> {
     }
 }
 
-/// Each element of the JSON array `text`, parsed (as [`parse_value`] parses it) and with its
-/// slice of `text`, handed to `f` as soon as it is read, in one pass over the text; `f` returns
-/// false to stop. True when `text` is a well-formed JSON array and `f` took every element;
-/// false says nothing more (callers that need the error read the text with [`parse_value`]).
+/// Each element of the JSON array `text`, read as a `T` (a [`Parsed`] value, as [`parse_value`]
+/// parses it, or an event record) and with its slice of `text`, handed to `f` as soon as it is
+/// read, in one pass over the text; `f` returns false to stop. True when `text` is a well-formed
+/// JSON array, every element reads as a `T` and `f` took each one; false says nothing more
+/// (callers that need the error read the text with [`parse_value`]).
 /// An element read alone has one level more of serde_json's nesting budget than inside the
 /// whole array: callers refuse what nests that deep anyway (an event deeper than
 /// `event::MAX_EVENT_DEPTH` cannot be carried), and that check, not this reader, is where such
 /// an element stops.
-pub fn for_each_array_element<'t>(
+pub fn for_each_array_element<'t, T: Deserialize<'t>>(
     text: &'t str,
-    mut f: impl FnMut(Value, &'t str) -> bool,
+    mut f: impl FnMut(T, &'t str) -> bool,
 ) -> bool {
     let b = text.as_bytes();
     let ws = |mut i: usize| {
@@ -128,8 +129,8 @@ pub fn for_each_array_element<'t>(
         let Some(rest) = text.get(pos..) else {
             return false;
         };
-        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Parsed>();
-        let Some(Ok(Parsed(value))) = values.next() else {
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+        let Some(Ok(value)) = values.next() else {
             return false;
         };
         let end = pos + values.byte_offset();

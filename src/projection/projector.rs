@@ -377,9 +377,10 @@ impl<'a> ProjectorCore<'a> {
         Some(flags)
     }
 
-    /// Read the JSON array `text` one event at a time: each event is checked, applied and, when
-    /// accepted, kept as `keep(its slice of text)`, its parsed tree dropped at once (the list's
-    /// trees are never all held). Events get `ext` 0, 1, ... counting every element when
+    /// Read the JSON array `text` one event at a time: each event is read as a record
+    /// ([`EventRecord`], the event model's fields in slots), checked, applied and, when
+    /// accepted, kept as `keep(its slice of text)`, the record dropped at once (the list's
+    /// parsed events are never all held). Events get `ext` 0, 1, ... counting every element when
     /// `by_index` (a batch names events by their index), else the accepted ones. One flag per
     /// event (1 accepted, 0 duplicate id); `None` when anything stops it (the text is not a
     /// well-formed array, an event cannot be carried or the reference throws on it). (`keep` as a
@@ -392,24 +393,26 @@ impl<'a> ProjectorCore<'a> {
     ) -> Option<Vec<u8>> {
         let mut flags = Vec::new();
         let mut ext: u32 = 0;
-        let read = crate::contract::json::for_each_array_element(text, |event, item| {
-            if self.check_input(&event).is_err() {
-                return false;
-            }
-            let Ok(accepted) = self.apply_checked(Cow::Owned(event), ext) else {
-                return false;
-            };
-            if accepted {
-                if let Some(last) = self.events.last_mut() {
-                    *last = keep(item);
+        let strict = self.strict;
+        let read =
+            crate::contract::json::for_each_array_element(text, |record: EventRecord, item| {
+                // What cannot be carried (strict: what `check_event` refuses) stops the pass.
+                if record.too_deep()
+                    || (strict
+                        && crate::contract::json::parse_value(item)
+                            .map_or(true, |v| check_event(&v).is_err()))
+                {
+                    return false;
                 }
-            }
-            if accepted || by_index {
-                ext = ext.saturating_add(1);
-            }
-            flags.push(u8::from(accepted));
-            true
-        });
+                let Ok(accepted) = self.apply_record(&record, keep(item), ext) else {
+                    return false;
+                };
+                if accepted || by_index {
+                    ext = ext.saturating_add(1);
+                }
+                flags.push(u8::from(accepted));
+                true
+            });
         read.then_some(flags)
     }
 
@@ -545,7 +548,7 @@ impl<'a> ProjectorCore<'a> {
 
     /// The batch projection (as [`Projector::project_list_compact`] gives it) of the JSON array
     /// `text`, in one pass ([`Self::read_array_text`], each event kept as its slice of `text`,
-    /// uncopied), so a batch holds one event's parsed tree at a time rather than the stream's.
+    /// uncopied), so a batch holds one event's parsed record at a time rather than the stream's.
     /// `None` when anything stops it (as there, or the state is unreadable): the caller then
     /// projects the parsed list, whose error is the one the reference's order of checks gives
     /// (a JSON error before any event is applied, and so on).

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::api::{parse_event, parse_event_list, source_count};
 use super::input::with_input;
 use crate::contract::event::check_carryable;
-use crate::contract::json::{array_element_texts, for_each_array_element};
+use crate::contract::json::{array_element_texts, for_each_array_element, Parsed};
 use crate::projection::projector::Projector;
 
 #[wasm_bindgen]
@@ -24,7 +24,7 @@ fn events_of(text: &str) -> Result<(Vec<serde_json::Value>, Vec<&str>), JsError>
     let (mut events, mut texts) = (Vec::new(), Vec::new());
     // An element that cannot be carried sends the list to the parsed-whole path, whose error
     // is the one to give (see `for_each_array_element` on nesting).
-    let read = for_each_array_element(text, |event, item| {
+    let read = for_each_array_element(text, |Parsed(event), item| {
         if check_carryable(&event).is_err() {
             return false;
         }

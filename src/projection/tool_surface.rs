@@ -13,10 +13,13 @@ use super::normalization::{
 };
 use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
-use crate::contract::event::{obj_get, Ev, EvIndex, Odd, OddOp};
+use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{find_part, includes, js_lower, js_trim};
+use crate::contract::json::{for_each_array_element, Skipped, ValueSeed};
 use crate::contract::order::OrdSet;
+use crate::contract::record::{EventRecord, NameSeed};
 use crate::contract::val::{JsKey, Obj, Val};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
     v.and_then(Value::as_object)
@@ -1066,36 +1069,137 @@ fn mcp_surface(tools: Vec<Val>) -> Val {
         .into_val()
 }
 
-/// `projectAgentUiToolSurface(projections)` (§3.7): the tool surface of read-model projections
-/// (`{surface, title, detail, source, ...}`, `source` the event; null for a projection known not
-/// to be a tool projection). `Err` names a projection that is not an object with an event object
-/// as `source`.
-pub fn project_tool_surface(projections: &[Value]) -> Result<Val, String> {
-    let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
+/// `projectAgentUiToolSurface(projections)` (§3.7): the tool surface of the read-model
+/// projections in the JSON array `text` (`{surface, title, detail, source, ...}`, `source` the
+/// event, read as a record ([`EventRecord`]) as the list is read; null for a projection known
+/// not to be a tool projection). `Err` names the first projection that is not an object with an
+/// event object as `source` (or that cannot be projected); text that is not a well-formed JSON
+/// array stops it too, with an error that says nothing more: the caller checks the text first
+/// when it must tell those apart.
+pub fn project_tool_surface(text: &str) -> Result<Val, String> {
     let mut acc = ToolSurfaceAcc::default();
-    for (i, p) in projections.iter().enumerate() {
-        if p.is_null() {
+    let mut read_items = 0;
+    let mut failed = None;
+    let read = for_each_array_element(text, |ProjectionItem(p), _| {
+        let i = read_items;
+        read_items += 1;
+        let Some(p) = p else {
             // Not a tool projection (the caller may leave those out): it only takes its index.
             acc.any_event = true;
-            continue;
-        }
-        let Some(source) = p.get(source_key).and_then(Value::as_object) else {
-            return Err(format!(
-                "projections[{i}] must be an object whose source is an event object."
-            ));
+            return true;
+        };
+        let Some(source) = &p.source else {
+            failed = Some(not_a_projection(i));
+            return false;
         };
         // Its fields located once, as the projector reads events.
-        let index = EvIndex::new(source);
-        let field = |k: &str| p.get(k).map(Val::from_json).unwrap_or_default();
+        let index = source.index();
         let facts = ProjectionFacts {
-            surface: p.get(surface_key).and_then(Value::as_str),
-            title: field(title_key),
-            detail: field(detail_key),
+            surface: p.surface.as_ref().and_then(Value::as_str),
+            title: p.title.as_ref().map(Val::from_json).unwrap_or_default(),
+            detail: p.detail.as_ref().map(Val::from_json).unwrap_or_default(),
         };
-        acc.apply_projection(Ev::indexed(source, &index), i, Some(facts))
-            .map_err(|odd| format!("projections[{i}]: {odd}"))?;
+        match acc.apply_projection(source.ev(&index), i, Some(facts)) {
+            Ok(()) => true,
+            Err(odd) => {
+                failed = Some(format!("projections[{i}]: {odd}"));
+                false
+            }
+        }
+    });
+    match failed {
+        _ if read => Ok(acc.model()),
+        Some(e) => Err(e),
+        // The item after the last one read did not read as a projection (or the text is not an
+        // array of them).
+        None => Err(not_a_projection(read_items)),
     }
-    Ok(acc.model())
+}
+
+fn not_a_projection(i: usize) -> String {
+    format!("projections[{i}] must be an object whose source is an event object.")
+}
+
+/// A read-model projection as the tool surface reads it from JSON text: its `source` event as a
+/// record, and its surface, title and detail (`null` reads as `None`: not a tool projection).
+/// A `source` that is not an object does not read (nor does anything but an object or `null`).
+struct ProjectionRecord {
+    source: Option<EventRecord>,
+    surface: Option<Value>,
+    title: Option<Value>,
+    detail: Option<Value>,
+}
+
+/// An item of the projections' list: a projection, or `null`.
+struct ProjectionItem(Option<ProjectionRecord>);
+
+impl<'de> Deserialize<'de> for ProjectionItem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ProjectionVisitor).map(ProjectionItem)
+    }
+}
+
+struct ProjectionVisitor;
+
+fn not_a_record<E: serde::de::Error>() -> E {
+    E::custom("not a projection")
+}
+
+impl<'de> Visitor<'de> for ProjectionVisitor {
+    type Value = Option<ProjectionRecord>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a read-model projection or null")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    // Any other value does not read (without serde's typed-visitor messages, which the crate
+    // never links).
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(not_a_record())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(not_a_record())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(not_a_record())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(not_a_record())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(not_a_record())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(not_a_record())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
+        let mut p = ProjectionRecord {
+            source: None,
+            surface: None,
+            title: None,
+            detail: None,
+        };
+        // A name given twice: the later value, as `JSON.parse` reads it.
+        while let Some(name) = map.next_key_seed(NameSeed)? {
+            let slot = match &*name {
+                k if k == surface_key => &mut p.surface,
+                k if k == title_key => &mut p.title,
+                k if k == detail_key => &mut p.detail,
+                k if k == source_key => {
+                    p.source = Some(map.next_value::<EventRecord>()?);
+                    continue;
+                }
+                _ => {
+                    map.next_value::<Skipped>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value_seed(ValueSeed)?);
+        }
+        Ok(Some(p))
+    }
 }
 
 /// `projectAgentUiMcpSurface(toolSurface)` (§3.8) from the `mcp` view of each of the tool
@@ -1122,6 +1226,73 @@ pub fn project_mcp_surface(views: &Val) -> Result<Val, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The surface of the projections' text is the one their parsed values give: each
+    /// projection's event read as a record is the parsed event, facts given twice (the later
+    /// one) and members the surface does not read included; what is not a projection is named.
+    #[test]
+    fn projections_read_from_text() {
+        let events = crate::contract::fixtures::conformance_fixtures()
+            .iter()
+            .filter_map(|f| f.get("events").and_then(Value::as_array))
+            .flatten();
+        let mut texts = Vec::new();
+        let mut acc = ToolSurfaceAcc::default();
+        for (i, e) in events.enumerate() {
+            let surface = if i % 2 == 0 { "tool" } else { "timeline" };
+            let p = json!({"surface": surface, "title": e.get("title"), "detail": e.get("detail")});
+            let index =
+                crate::contract::event::EvIndex::new(e.as_object().expect("an event object"));
+            let facts = ProjectionFacts {
+                surface: Some(surface),
+                title: p.get("title").map(Val::from_json).unwrap_or_default(),
+                detail: p.get("detail").map(Val::from_json).unwrap_or_default(),
+            };
+            assert_eq!(
+                acc.apply_projection(
+                    Ev::indexed(e.as_object().expect("object"), &index),
+                    i,
+                    Some(facts)
+                ),
+                Ok(())
+            );
+            texts.push(format!(
+                r#"{{"title":"first","source":{e},"extra":[1,{{"x":2}}],"surface":"{surface}","detail":{},"title":{}}}"#,
+                p.get("detail").unwrap_or(&Value::Null),
+                p.get("title").unwrap_or(&Value::Null),
+            ));
+        }
+        let expected = acc.model().to_json();
+        assert!(expected.contains("\"calls\":[{"), "{expected}");
+        let text = format!("[{}]", texts.join(","));
+        assert_eq!(
+            project_tool_surface(&text).map(|v| v.to_json()),
+            Ok(expected)
+        );
+        let empty = ToolSurfaceAcc {
+            any_event: true,
+            ..ToolSurfaceAcc::default()
+        }
+        .model()
+        .to_json();
+        assert_eq!(
+            project_tool_surface("[null, null]").map(|v| v.to_json()),
+            Ok(empty)
+        );
+        for (odd, at) in [
+            ("[1]", 0),
+            ("[null,{\"source\":1}]", 1),
+            ("[{}]", 0),
+            ("[[]]", 0),
+            ("[null, {\"source\":{}} ,", 2),
+        ] {
+            assert_eq!(
+                project_tool_surface(odd).map(|v| v.to_json()),
+                Err(not_a_projection(at)),
+                "{odd}"
+            );
+        }
+    }
 
     /// A long call's event lists grow in place while no one holds its view (a live projector
     /// whose state is not read): each event costs the same, however many the call has.

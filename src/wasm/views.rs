@@ -381,10 +381,16 @@ impl WasmSubagentsAccumulator {
 /// The result is a tape (`contract::tape`).
 #[wasm_bindgen]
 pub fn tool_surface(len: usize) -> Result<u32, JsError> {
-    let Value::Array(items) = input_value(len)? else {
-        return Err(JsError::new("Projections must be an array."));
-    };
-    let surface = tool_surface::project_tool_surface(&items).map_err(|e| JsError::new(&e))?;
+    let surface = with_input(len, |text| {
+        tool_surface::project_tool_surface(text).map_err(|e| {
+            // What stopped it: the text's own error first, as when it is parsed whole.
+            match parse(text) {
+                Err(json) => json,
+                Ok(Value::Array(_)) => JsError::new(&e),
+                Ok(_) => JsError::new("Projections must be an array."),
+            }
+        })
+    })?;
     tape_of(&surface)
 }
 

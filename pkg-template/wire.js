@@ -530,6 +530,9 @@ export function readTapeValues(buffer, at, names, eventsFor) {
   }
 }
 
+/** Members an object read from a tape has at most before it is copied to keep fast properties. */
+const FAST_MEMBERS = 16;
+
 function tapeValue() {
   const r = reading;
   const ops = r.ops;
@@ -562,7 +565,10 @@ function tapeValue() {
         if (name === "__proto__") setOwn(out, name, tapeValue());
         else out[name] = tapeValue();
       }
-      return out;
+      // An object given its members one by one under computed names turns into a dictionary
+      // (V8: past about 19), slower to read than one the reference makes from a literal; a
+      // copy made by spreading it has fast properties (own `__proto__` kept as such).
+      return n > FAST_MEMBERS ? { ...out } : out;
     }
     case TAPE_EVENT:
       return r.events[ops[r.at++]];

@@ -3,8 +3,9 @@
 // back whole, and an output with more member names than the module's table keeps
 // (contract::tape::NAME_LIMIT) comes back with every name. The expected values are the events'
 // own text and names, and the same stream applied one event at a time (whose patches cross as
-// wire text).
+// wire text). Objects with many members keep V8's fast properties.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 import { pkgEntry } from "./reference.mjs";
 
@@ -109,4 +110,32 @@ test("a caller's getter that calls into the package while a tape is read leaves 
   const state = api.projectAgentUiState({ executionEvents: events });
   assert.ok(reads > plain.length, "the tape's reader read the events' titles");
   assert.deepStrictEqual(JSON.parse(JSON.stringify(state)), JSON.parse(JSON.stringify(expected)));
+});
+
+// Objects with many members (a tool call has 24) keep fast properties, as the reference's
+// literals have: V8 makes a dictionary of an object given more than about 19 members one by one
+// under computed names, slower to read. Checked in a child process with V8's own test hook.
+test("objects read from a tape keep fast properties, however many members they have", () => {
+  const script = `
+    const api = await import(${JSON.stringify(pkgEntry)});
+    const events = api.agentUiConformanceFixtures.flatMap((f) => f.events);
+    const state = api.projectAgentUiState({ executionEvents: events });
+    const wide = {};
+    for (let i = 0; i < 40; i++) wide["member" + i] = i;
+    const echoed = api.projectAgentUiState({ executionEvents: [{ ...events[0], id: "wide", payload: wide }] });
+    const slow = [];
+    const walk = (v, path) => {
+      if (v === null || typeof v !== "object") return;
+      if (!Array.isArray(v) && !%HasFastProperties(v)) slow.push(path);
+      for (const k of Object.keys(v)) if (k !== "source") walk(v[k], path + "." + k);
+    };
+    walk(state, "state");
+    walk(echoed, "echoed");
+    const calls = state.toolCalls.calls;
+    console.log(JSON.stringify({ slow, members: calls.length ? Object.keys(calls[0]).length : 0 }));
+  `;
+  const out = execFileSync(process.execPath, ["--allow-natives-syntax", "--input-type=module", "-e", script], { encoding: "utf8" });
+  const { slow, members } = JSON.parse(out);
+  assert.ok(members > 19, `a tool call has ${members} members`);
+  assert.deepEqual(slow, []);
 });

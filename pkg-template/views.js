@@ -774,7 +774,9 @@ export function projectCodingWorkbenchView(state, codingReadModel) {
     codingReadModel === undefined ? "null" : jsonText(codingReadModel, `${what}: codingReadModel`);
   // The state's own objects the view hands back, as the reference's does (coding::StateRefs).
   const refs = `[${kept.push(state.runtime) - 1},${kept.push(state.actions) - 1}]`;
-  const text = `[${stateText},${sourcesText},${readModelText},${refs}]`;
+  // Three texts, a line feed (which JSON text never holds) between two: the module reads each
+  // as it should be read, the sources one at a time (views::coding_view).
+  const text = `${stateText}\n[${readModelText},${refs}]\n${sourcesText}`;
   const view = call(what, () => tapeOf(wasm.coding_view(putText(text)), kept));
   return shareCodingViewItems(view, state);
 }

@@ -413,20 +413,6 @@ impl EvIndex<'_> {
     }
 }
 
-/// Each of `events` read as an event (a non-object as an empty one) with its fields located once
-/// ([`Ev::indexed`] of each pair): for a view that reads many fields of each event.
-pub fn index_events<'a>(
-    events: impl IntoIterator<Item = &'a Value>,
-) -> Vec<(&'a Map<String, Value>, EvIndex<'a>)> {
-    events
-        .into_iter()
-        .map(|v| {
-            let map = record_of(v);
-            (map, EvIndex::new(map))
-        })
-        .collect()
-}
-
 /// Typed read access to an event object, with the reference's JS semantics.
 #[derive(Clone, Copy)]
 pub struct Ev<'a> {

@@ -159,6 +159,49 @@ impl<'de> Visitor<'de> for RecordVisitor {
     }
 }
 
+/// An event record, or `null` (`None`): a list's slot for an event its reader leaves out.
+/// Anything else does not read.
+pub struct MaybeRecord(pub Option<EventRecord>);
+
+impl<'de> Deserialize<'de> for MaybeRecord {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MaybeRecord, D::Error> {
+        d.deserialize_any(MaybeRecordVisitor).map(MaybeRecord)
+    }
+}
+
+struct MaybeRecordVisitor;
+
+impl<'de> Visitor<'de> for MaybeRecordVisitor {
+    type Value = Option<EventRecord>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an event object or null")
+    }
+    fn visit_unit<E>(self) -> Result<Option<EventRecord>, E> {
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<EventRecord>, A::Error> {
+        RecordVisitor.visit_map(map).map(Some)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Option<EventRecord>, A::Error> {
+        Err(not_an_object())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Option<EventRecord>, E> {
+        Err(not_an_object())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Option<EventRecord>, E> {
+        Err(not_an_object())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Option<EventRecord>, E> {
+        Err(not_an_object())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Option<EventRecord>, E> {
+        Err(not_an_object())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Option<EventRecord>, E> {
+        Err(not_an_object())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +236,24 @@ mod tests {
             let unknown: Vec<&String> = map.keys().filter(|k| field_slot(k).is_none()).collect();
             assert_eq!(extra, unknown, "{text}");
             assert_eq!(record.id(), map.get("id").and_then(Value::as_str), "{text}");
+        }
+    }
+
+    /// A list of records and nulls reads as the parsed list: an object as its record, `null`
+    /// as none; any other item stops it.
+    #[test]
+    fn maybe_records() {
+        let text = r#"[null, {"id":"a","zeta":[1]}, null]"#;
+        let mut read = Vec::new();
+        let whole = crate::contract::json::for_each_array_element(text, |MaybeRecord(r), _| {
+            read.push(r.map(|r| (r.id().map(str::to_string), r.extra.len())));
+            true
+        });
+        assert!(whole);
+        assert_eq!(read, vec![None, Some((Some("a".to_string()), 1)), None]);
+        for odd in ["[1]", "[[]]", "[\"x\"]", "[true]", "[null, 2.5]"] {
+            let all = crate::contract::json::for_each_array_element(odd, |MaybeRecord(_), _| true);
+            assert!(!all, "{odd}");
         }
     }
 

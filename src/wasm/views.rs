@@ -18,7 +18,9 @@ use super::alloc::dispose;
 use super::api::{batch, batch_tape, check, parse, parse_text, parse_wire_text};
 use super::input::{with_input, with_words};
 use super::tape::{tape_of, written};
-use crate::contract::event::{check_carryable, empty_record, index_events, Ev, Js, Odd, OddOp};
+use crate::contract::event::{check_carryable, empty_record, Ev, EvIndex, Js, Odd, OddOp};
+use crate::contract::json::for_each_array_element;
+use crate::contract::record::{EventRecord, MaybeRecord};
 use crate::contract::val::{Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
 use crate::projection::patch::diff_patch;
@@ -499,9 +501,9 @@ impl WasmStateDeltaPass {
 
 // ---- coding -----------------------------------------------------------------------------------
 
-/// `projectCodingWorkbenchView(state, codingReadModel)`: the input buffer holds
-/// `[state, sources, codingReadModel, refs]`: the state wire-encoded (its read model is not
-/// read), `sources` the read model's events (`state.readModel.events[i].source`; those a coding
+/// `projectCodingWorkbenchView(state, codingReadModel)`: the input buffer holds the state,
+/// `[codingReadModel, refs]` and `sources`, each after a line feed from the one before (JSON
+/// text has no raw line feed): the state wire-encoded (its read model is not read), `sources` the read model's events (`state.readModel.events[i].source`; those a coding
 /// view cannot read may be null), the coding read model or null, and where the state's own
 /// objects the view hands back are in the caller's list (`coding::StateRefs`: the positions of
 /// `runtime` and `actions`). `Val::Event(i)` stands for entry `i` of that list, whose first
@@ -509,12 +511,29 @@ impl WasmStateDeltaPass {
 #[wasm_bindgen]
 pub fn coding_view(len: usize) -> Result<u32, JsError> {
     batch_tape(len, |text, arena| {
-        let input = parse_text(text)?;
-        let (Some(state), Some(Value::Array(sources)), Some(rm), Some(refs)) =
-            (input.get(0), input.get(1), input.get(2), input.get(3))
+        let mut parts = text.splitn(3, '\n');
+        let (state_text, head, sources_text) = (parts.next(), parts.next(), parts.next());
+        let expected =
+            || "Expected the state, [codingReadModel, refs] and the sources.".to_string();
+        let (Some(state_text), Some(head), Some(sources_text)) = (state_text, head, sources_text)
         else {
-            return Err("Expected [state, sources, codingReadModel, refs].".to_string());
+            return Err(expected());
         };
+        let state = parse_wire_text(state_text)?;
+        let input = parse_text(head)?;
+        let (Some(rm), Some(refs)) = (input.get(0), input.get(1)) else {
+            return Err(expected());
+        };
+        // The sources read as records, one at a time (`None`: null, an event the view cannot
+        // read).
+        let mut sources = Vec::new();
+        if !for_each_array_element(sources_text, |MaybeRecord(r), _| {
+            sources.push(r);
+            true
+        }) {
+            parse_text(sources_text)?;
+            return Err("The coding view's sources must be event objects or null.".to_string());
+        }
         let at = |i: usize| {
             refs.get(i)
                 .and_then(Value::as_u64)
@@ -523,10 +542,20 @@ pub fn coding_view(len: usize) -> Result<u32, JsError> {
         let refs = at(0)
             .zip(at(1))
             .map(|(runtime, actions)| coding::StateRefs { runtime, actions });
-        let state = Val::from_wire_json(state);
         // Each event's fields located once: the view reads many of them, several times.
-        let indexed = index_events(sources);
-        let src: Vec<Ev<'_>> = indexed.iter().map(|(m, ix)| Ev::indexed(m, ix)).collect();
+        let none = EvIndex::new(empty_record());
+        let indexes: Vec<Option<EvIndex<'_>>> = sources
+            .iter()
+            .map(|r| r.as_ref().map(EventRecord::index))
+            .collect();
+        let src: Vec<Ev<'_>> = sources
+            .iter()
+            .zip(&indexes)
+            .map(|(r, ix)| match (r, ix) {
+                (Some(r), Some(ix)) => r.ev(ix),
+                _ => Ev::indexed(empty_record(), &none),
+            })
+            .collect();
         let view = coding::project_coding_workbench_view_of(
             &state,
             &src,
@@ -535,7 +564,9 @@ pub fn coding_view(len: usize) -> Result<u32, JsError> {
             refs,
         );
         dispose(arena, (src, state));
-        dispose(arena, indexed);
+        dispose(arena, indexes);
+        dispose(arena, none);
+        dispose(arena, sources);
         dispose(arena, input);
         Ok(view)
     })

@@ -7,11 +7,12 @@
 //! Prints one Markdown table.
 
 use agent_runtime_projection::contract::tape::Tape;
+use agent_runtime_projection::contract::val::Val;
 use agent_runtime_projection::contract::validation::{
     collect_runtime_event_issues, collect_runtime_events_issues,
 };
 use agent_runtime_projection::generator::{generate, GenOptions};
-use agent_runtime_projection::projection::projector::{project, Projector};
+use agent_runtime_projection::projection::projector::{project, Projector, ProjectorCore};
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Instant;
@@ -221,6 +222,19 @@ fn projection_rows(cfg: &Config, events: &[Value]) -> Vec<Row> {
         let t = time_ms(runs, || (), |()| project(slice, None));
         rows.push(Row::new(
             "batch `project`",
+            slice.len(),
+            format!("{} ({}/event)", ms(t), us(t * 1e3 / slice.len() as f64)),
+            "",
+        ));
+        // What the wasm batch does: from the JSON array text, each event read as a record.
+        let text = serde_json::to_string(slice).unwrap_or_default();
+        let t = time_ms(
+            runs,
+            || (),
+            |()| ProjectorCore::counted(Val::Num(0.0)).project_array_text(&text),
+        );
+        rows.push(Row::new(
+            "batch from JSON text (`project_array_text`)",
             slice.len(),
             format!("{} ({}/event)", ms(t), us(t * 1e3 / slice.len() as f64)),
             "",

@@ -161,13 +161,16 @@ for (const n of [20_000, 100_000]) {
   );
 }
 
-/** The native batch's time for `n` events (ms), from the native benchmark's table, if given. */
+/**
+ * The native batch's time for `n` events (ms), from the native benchmark's table, if given: the
+ * batch from the JSON array text, as the wasm batch projects it.
+ */
 function nativeBatchMs(n) {
   if (!nativeFile || !existsSync(nativeFile)) return undefined;
   const label = `| ${n.toLocaleString("en-US")} |`;
   const line = readFileSync(nativeFile, "utf8")
     .split("\n")
-    .find((l) => l.startsWith("| batch `project`") && l.includes(label));
+    .find((l) => l.startsWith("| batch from JSON text") && l.includes(label));
   const ms = line?.match(/\| ([\d.]+) ms/);
   return ms ? Number(ms[1]) : undefined;
 }

@@ -149,6 +149,57 @@ pub fn for_each_array_element<'t, T: Deserialize<'t>>(
     }
 }
 
+/// The `Visitor` methods for the kinds of JSON value a visitor does not read (`bool`, `i64`,
+/// `u64`, `f64`, `str`, `unit`, `seq`, `map`), each an error with `$message`: without serde's
+/// typed-visitor messages (which the crate never links: they bring float formatting and more).
+/// Used inside `impl<$de> Visitor<$de>`.
+macro_rules! refuse_json {
+    ($de:lifetime, $message:expr; $($kind:ident),+) => {
+        $(refuse_json!(@ $de, $message, $kind);)+
+    };
+    (@ $de:lifetime, $message:expr, bool) => {
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, i64) => {
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, u64) => {
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, f64) => {
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, str) => {
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, unit) => {
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, seq) => {
+        fn visit_seq<A: serde::de::SeqAccess<$de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(serde::de::Error::custom($message))
+        }
+    };
+    (@ $de:lifetime, $message:expr, map) => {
+        fn visit_map<A: serde::de::MapAccess<$de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(serde::de::Error::custom($message))
+        }
+    };
+}
+pub(crate) use refuse_json;
+
 /// Pass 1 of [`array_element_texts`]: an array's elements are skipped; any other value is a
 /// data error (the text is JSON, but not an array).
 struct ArrayCheck;
@@ -162,27 +213,7 @@ impl<'de> Visitor<'de> for ArrayCheck {
         while seq.next_element::<Skipped>()?.is_some() {}
         Ok(())
     }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
-        Err(E::custom("not an array"))
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
-        Err(E::custom("not an array"))
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-        Err(E::custom("not an array"))
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
-        Err(E::custom("not an array"))
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
-        Err(E::custom("not an array"))
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
-        Err(E::custom("not an array"))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(serde::de::Error::custom("not an array"))
-    }
+    refuse_json!('de, "not an array"; bool, i64, u64, f64, str, unit, map);
 }
 
 /// Parse one JSON text written with the wire encoding straight into a [`Val`]: the same value

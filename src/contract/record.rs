@@ -8,12 +8,12 @@
 //! records: any other JSON value is refused, and callers read such text the usual way for the
 //! error it gives.
 
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::event::{deeper_than, field_slot, Ev, EvIndex, EVENT_FIELDS, MAX_EVENT_DEPTH};
-use super::json::ValueSeed;
+use super::json::{refuse_json, ValueSeed};
 
 /// One event object in typed slots.
 pub struct EventRecord {
@@ -107,13 +107,10 @@ impl<'de> Visitor<'de> for NameSeed {
     }
 }
 
-/// The record of an object; any other value is an error (without serde's typed-visitor
-/// messages, which the crate never links).
+/// The record of an object; any other value is an error.
 struct RecordVisitor;
 
-fn not_an_object<E: serde::de::Error>() -> E {
-    E::custom("not an object")
-}
+const NOT_AN_OBJECT: &str = "not an object";
 
 impl<'de> Visitor<'de> for RecordVisitor {
     type Value = EventRecord;
@@ -136,27 +133,7 @@ impl<'de> Visitor<'de> for RecordVisitor {
         }
         Ok(record)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<EventRecord, A::Error> {
-        Err(not_an_object())
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<EventRecord, E> {
-        Err(not_an_object())
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<EventRecord, E> {
-        Err(not_an_object())
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<EventRecord, E> {
-        Err(not_an_object())
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<EventRecord, E> {
-        Err(not_an_object())
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<EventRecord, E> {
-        Err(not_an_object())
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<EventRecord, E> {
-        Err(not_an_object())
-    }
+    refuse_json!('de, NOT_AN_OBJECT; bool, i64, u64, f64, str, unit, seq);
 }
 
 /// An event record, or `null` (`None`): a list's slot for an event its reader leaves out.
@@ -182,24 +159,7 @@ impl<'de> Visitor<'de> for MaybeRecordVisitor {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<EventRecord>, A::Error> {
         RecordVisitor.visit_map(map).map(Some)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Option<EventRecord>, A::Error> {
-        Err(not_an_object())
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Option<EventRecord>, E> {
-        Err(not_an_object())
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Option<EventRecord>, E> {
-        Err(not_an_object())
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Option<EventRecord>, E> {
-        Err(not_an_object())
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Option<EventRecord>, E> {
-        Err(not_an_object())
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Option<EventRecord>, E> {
-        Err(not_an_object())
-    }
+    refuse_json!('de, NOT_AN_OBJECT; bool, i64, u64, f64, str, seq);
 }
 
 #[cfg(test)]

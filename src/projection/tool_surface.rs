@@ -15,11 +15,11 @@ use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{find_part, includes, js_lower, js_trim};
-use crate::contract::json::{for_each_array_element, Skipped, ValueSeed};
+use crate::contract::json::{for_each_array_element, refuse_json, Skipped, ValueSeed};
 use crate::contract::order::OrdSet;
 use crate::contract::record::{EventRecord, NameSeed};
 use crate::contract::val::{JsKey, Obj, Val};
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
 fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
     v.and_then(Value::as_object)
@@ -1141,10 +1141,6 @@ impl<'de> Deserialize<'de> for ProjectionItem {
 
 struct ProjectionVisitor;
 
-fn not_a_record<E: serde::de::Error>() -> E {
-    E::custom("not a projection")
-}
-
 impl<'de> Visitor<'de> for ProjectionVisitor {
     type Value = Option<ProjectionRecord>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -1153,26 +1149,7 @@ impl<'de> Visitor<'de> for ProjectionVisitor {
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
         Ok(None)
     }
-    // Any other value does not read (without serde's typed-visitor messages, which the crate
-    // never links).
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(not_a_record())
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Err(not_a_record())
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Err(not_a_record())
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Err(not_a_record())
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Err(not_a_record())
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Err(not_a_record())
-    }
+    refuse_json!('de, "not a projection"; bool, i64, u64, f64, str, seq);
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
         let mut p = ProjectionRecord {

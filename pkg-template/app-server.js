@@ -3,7 +3,7 @@
 // through the projection. The rules live in Rust (src/app_server/); this file only moves the
 // facts across and hands back the caller's own objects the events embed.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { ISOLATE_INPUT_UNITS, callSized, jsonText, putText, tapeValuesOf } from "./boundary.js";
+import { ISOLATE_INPUT_UNITS, NO_EVENTS, callSized, jsonText, putText, tapeValuesOf } from "./boundary.js";
 import { shareBatchViews } from "./wire.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
 
@@ -41,8 +41,6 @@ function replayFacts(input) {
       }
     : input;
 }
-
-const NO_EVENTS = Object.freeze([]);
 
 /**
  * Run a binding on `facts` (an `undefined` input crosses as length 0) and read its tape:

@@ -120,6 +120,9 @@ export function callWithText(what, text, fn) {
   return callSized(what, text.length > ISOLATE_INPUT_UNITS, () => fn(putText(text)));
 }
 
+/** The events of an output that refers to no event object of the caller's (a tape's events). */
+export const NO_EVENTS = Object.freeze([]);
+
 /**
  * The value of the tape the current instance's call just wrote (`at`: where, as the module
  * returned it), its events standing for `events`. Inside the call's function, so that a call on

@@ -1,7 +1,7 @@
 // The contracts package's API (@limecloud/agent-ui-contracts): constants, JSON Schemas,
 // conformance fixtures, validators, the sequence verifier and the turn-terminal helpers.
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { anyJsonText, call, callWithText, describe, jsonText, putText, tapeOf } from "./boundary.js";
+import { NO_EVENTS, anyJsonText, call, callWithText, describe, jsonText, putText, tapeOf } from "./boundary.js";
 import { fixturesJson } from "./glue/fixtures.js";
 import { schemasJson } from "./glue/schemas.js";
 import { constantsJson } from "./glue/constants.js";
@@ -137,9 +137,6 @@ export function validateRuntimeCapabilityManifest(input) {
 
 // ---------------------------------------------------------------------------------------------
 // Sequence verification
-
-// Violations name no event of a list the JS side holds.
-const NO_EVENTS = Object.freeze([]);
 
 export function createRuntimeSequenceVerifier() {
   const verifier = call("createRuntimeSequenceVerifier", () => new wasm.WasmSequenceVerifier());

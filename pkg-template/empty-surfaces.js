@@ -5,10 +5,9 @@
 // keeps its value from one projection to the next. The module makes them once, from empty
 // input, when first asked (the instance may still be compiling when this file is evaluated).
 import * as wasm from "./glue/agent_runtime_projection.js";
-import { call, putText, tapeOf } from "./boundary.js";
+import { NO_EVENTS, call, putText, tapeOf } from "./boundary.js";
 import { copyParsed, isObject, sameValue } from "./wire.js";
 
-const NO_EVENTS = Object.freeze([]);
 let toolSurface;
 let mcpSurface;
 

@@ -8,6 +8,7 @@
 // Rust projection itself uses (src/projection/view_rules.rs), read from the module once.
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
+  NO_EVENTS,
   asRecord,
   call,
   describe,
@@ -53,9 +54,6 @@ function owned(what, make) {
   const generation = track(inner);
   return { inner, check: () => checkGeneration(generation) };
 }
-
-/** Outputs that refer to no event object decode against this list. */
-const NO_EVENTS = Object.freeze([]);
 
 // ---------------------------------------------------------------------------------------------
 // The rule tables (projection::view_rules::rules_json, written into glue/view-rules.js at build

@@ -157,31 +157,11 @@ macro_rules! refuse_json {
     ($de:lifetime, $message:expr; $($kind:ident),+) => {
         $(refuse_json!(@ $de, $message, $kind);)+
     };
-    (@ $de:lifetime, $message:expr, bool) => {
-        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Err(E::custom($message))
-        }
-    };
-    (@ $de:lifetime, $message:expr, i64) => {
-        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Err(E::custom($message))
-        }
-    };
-    (@ $de:lifetime, $message:expr, u64) => {
-        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Err(E::custom($message))
-        }
-    };
-    (@ $de:lifetime, $message:expr, f64) => {
-        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Err(E::custom($message))
-        }
-    };
-    (@ $de:lifetime, $message:expr, str) => {
-        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Err(E::custom($message))
-        }
-    };
+    (@ $de:lifetime, $message:expr, bool) => { refuse_json!(@value $message, visit_bool, bool); };
+    (@ $de:lifetime, $message:expr, i64) => { refuse_json!(@value $message, visit_i64, i64); };
+    (@ $de:lifetime, $message:expr, u64) => { refuse_json!(@value $message, visit_u64, u64); };
+    (@ $de:lifetime, $message:expr, f64) => { refuse_json!(@value $message, visit_f64, f64); };
+    (@ $de:lifetime, $message:expr, str) => { refuse_json!(@value $message, visit_str, &str); };
     (@ $de:lifetime, $message:expr, unit) => {
         fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
             Err(E::custom($message))
@@ -197,8 +177,32 @@ macro_rules! refuse_json {
             Err(serde::de::Error::custom($message))
         }
     };
+    (@value $message:expr, $method:ident, $t:ty) => {
+        fn $method<E: serde::de::Error>(self, _: $t) -> Result<Self::Value, E> {
+            Err(E::custom($message))
+        }
+    };
 }
 pub(crate) use refuse_json;
+
+/// A visitor of objects (its `visit_map`) that also reads `null`, as `None`: a list's slot for
+/// an item its reader leaves out. Anything else does not read.
+pub struct OrNull<V>(pub V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for OrNull<V> {
+    type Value = Option<V::Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.0.expecting(f)?;
+        f.write_str(" or null")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_map(map).map(Some)
+    }
+    refuse_json!('de, "neither an object nor null"; bool, i64, u64, f64, str, seq);
+}
 
 /// Pass 1 of [`array_element_texts`]: an array's elements are skipped; any other value is a
 /// data error (the text is JSON, but not an array).

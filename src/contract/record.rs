@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::event::{deeper_than, field_slot, Ev, EvIndex, EVENT_FIELDS, MAX_EVENT_DEPTH};
-use super::json::{refuse_json, ValueSeed};
+use super::json::{refuse_json, OrNull, ValueSeed};
 
 /// One event object in typed slots.
 pub struct EventRecord {
@@ -142,24 +142,8 @@ pub struct MaybeRecord(pub Option<EventRecord>);
 
 impl<'de> Deserialize<'de> for MaybeRecord {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MaybeRecord, D::Error> {
-        d.deserialize_any(MaybeRecordVisitor).map(MaybeRecord)
+        d.deserialize_any(OrNull(RecordVisitor)).map(MaybeRecord)
     }
-}
-
-struct MaybeRecordVisitor;
-
-impl<'de> Visitor<'de> for MaybeRecordVisitor {
-    type Value = Option<EventRecord>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an event object or null")
-    }
-    fn visit_unit<E>(self) -> Result<Option<EventRecord>, E> {
-        Ok(None)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<EventRecord>, A::Error> {
-        RecordVisitor.visit_map(map).map(Some)
-    }
-    refuse_json!('de, NOT_AN_OBJECT; bool, i64, u64, f64, str, seq);
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{find_part, includes, js_lower, js_trim};
-use crate::contract::json::{for_each_array_element, refuse_json, Skipped, ValueSeed};
+use crate::contract::json::{for_each_array_element, OrNull, Skipped, ValueSeed};
 use crate::contract::order::OrdSet;
 use crate::contract::record::{EventRecord, NameSeed};
 use crate::contract::val::{JsKey, Obj, Val};
@@ -1135,21 +1135,18 @@ struct ProjectionItem(Option<ProjectionRecord>);
 
 impl<'de> Deserialize<'de> for ProjectionItem {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ProjectionVisitor).map(ProjectionItem)
+        d.deserialize_any(OrNull(ProjectionVisitor))
+            .map(ProjectionItem)
     }
 }
 
 struct ProjectionVisitor;
 
 impl<'de> Visitor<'de> for ProjectionVisitor {
-    type Value = Option<ProjectionRecord>;
+    type Value = ProjectionRecord;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a read-model projection or null")
+        f.write_str("a read-model projection")
     }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    refuse_json!('de, "not a projection"; bool, i64, u64, f64, str, seq);
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
         let mut p = ProjectionRecord {
@@ -1175,7 +1172,7 @@ impl<'de> Visitor<'de> for ProjectionVisitor {
             };
             *slot = Some(map.next_value_seed(ValueSeed)?);
         }
-        Ok(Some(p))
+        Ok(p)
     }
 }
 

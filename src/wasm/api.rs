@@ -472,8 +472,7 @@ fn project_batch(
 /// `Val::Event(i)` is `executionEvents[i]`.
 #[wasm_bindgen]
 pub fn project_from_session_snapshot(len: usize) -> Result<u32, JsError> {
-    let mut at = Ok(0);
-    batch(len, 0, |text, _, arena| {
+    batch_tape(len, |text, arena| {
         let input = parse_text(text)?;
         let events = input
             .get("executionEvents")
@@ -483,14 +482,9 @@ pub fn project_from_session_snapshot(len: usize) -> Result<u32, JsError> {
         let source_count = crate::projection::read_model::source_count_of(input.get("sourceCount"));
         let state =
             snapshot::project_from_session_snapshot(events, source_count, input.get("messages"));
-        if let Ok(s) = &state {
-            at = super::tape::tape_of(s);
-        }
-        let state = state.map_err(|e| e.message);
         dispose(arena, input);
-        state.map(|s| dispose(arena, s))
-    })?;
-    at
+        state.map_err(|e| e.message)
+    })
 }
 
 /// `buildAgentUiSubagentsModel(events)`, as a tape (`contract::tape`).

@@ -110,6 +110,14 @@ pub fn for_each_array_element<'t, T: Deserialize<'t>>(
     text: &'t str,
     mut f: impl FnMut(T, &'t str) -> bool,
 ) -> bool {
+    each_array_element(text, &mut f)
+}
+
+/// [`for_each_array_element`], built once per element type (not once per caller's closure).
+fn each_array_element<'t, T: Deserialize<'t>>(
+    text: &'t str,
+    f: &mut dyn FnMut(T, &'t str) -> bool,
+) -> bool {
     let b = text.as_bytes();
     let ws = |mut i: usize| {
         while matches!(b.get(i), Some(b' ' | b'\n' | b'\t' | b'\r')) {

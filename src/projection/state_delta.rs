@@ -1097,49 +1097,17 @@ impl WholeStatePass {
     /// `Err` names the event the reference throws on (a class that is not a string, read while
     /// a delta is still active).
     pub fn of_events(events: &[Value]) -> Result<WholeStatePass, (usize, Odd)> {
-        let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(events.len());
-        let mut active_by_area: HashMap<String, Vec<usize>> = HashMap::default();
+        let mut list = DeltaList::default();
         for (pos, e) in events.iter().enumerate() {
-            let ev = Ev::of(e);
-            match prepare(ev) {
-                Some(p) => {
-                    if let Some(a) = &p.area {
-                        active_by_area
-                            .entry(a.clone())
-                            .or_default()
-                            .push(prepared.len());
-                    }
-                    prepared.push(Some(p));
-                }
-                None => {
-                    if active_by_area.is_empty() {
-                        continue;
-                    }
-                    let mut hit: Vec<String> = Vec::new();
-                    for a in active_by_area.keys() {
-                        if touches(ev, a).map_err(|o| (pos, o))? {
-                            hit.push(a.clone());
-                        }
-                    }
-                    for a in hit {
-                        for i in active_by_area.remove(&a).unwrap_or_default() {
-                            if let Some(slot) = prepared.get_mut(i) {
-                                *slot = None;
-                            }
-                        }
-                    }
-                }
-            }
+            list.push(Ev::of(e)).map_err(|o| (pos, o))?;
         }
-        Ok(WholeStatePass {
-            deltas: prepared.into_iter().flatten().collect(),
-        })
+        Ok(list.finish())
     }
 
     /// `applyAgentRuntimeStateDeltaToProjectionState`: `None` when `event` is not a
     /// `state.delta` event (the state is returned as it is).
-    pub fn of_event(event: &Value) -> Option<WholeStatePass> {
-        prepare(Ev::of(event)).map(|p| WholeStatePass { deltas: vec![p] })
+    pub fn of_event(event: Ev<'_>) -> Option<WholeStatePass> {
+        prepare(event).map(|p| WholeStatePass { deltas: vec![p] })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -1283,6 +1251,56 @@ impl WholeStatePass {
             applied,
             error,
         })
+    }
+}
+
+/// The deltas of a list, read one event after another ([`WholeStatePass::of_events`]): the
+/// caller may read its events in any form an [`Ev`] reads.
+#[derive(Default)]
+pub struct DeltaList {
+    prepared: Vec<Option<Prepared>>,
+    /// The deltas not yet superseded, by area (their places in `prepared`).
+    active_by_area: HashMap<String, Vec<usize>>,
+}
+
+impl DeltaList {
+    /// The next event: a delta joins the list; another event supersedes the active deltas of
+    /// the areas it touches. `Err`: the reference throws on it.
+    pub fn push(&mut self, ev: Ev<'_>) -> Result<(), Odd> {
+        if let Some(p) = prepare(ev) {
+            if let Some(a) = &p.area {
+                self.active_by_area
+                    .entry(a.clone())
+                    .or_default()
+                    .push(self.prepared.len());
+            }
+            self.prepared.push(Some(p));
+            return Ok(());
+        }
+        if self.active_by_area.is_empty() {
+            return Ok(());
+        }
+        let mut hit: Vec<String> = Vec::new();
+        for a in self.active_by_area.keys() {
+            if touches(ev, a)? {
+                hit.push(a.clone());
+            }
+        }
+        for a in hit {
+            for i in self.active_by_area.remove(&a).unwrap_or_default() {
+                if let Some(slot) = self.prepared.get_mut(i) {
+                    *slot = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The pass of the deltas left.
+    pub fn finish(self) -> WholeStatePass {
+        WholeStatePass {
+            deltas: self.prepared.into_iter().flatten().collect(),
+        }
     }
 }
 

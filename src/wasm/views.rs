@@ -28,7 +28,7 @@ use crate::projection::patch::ListChange;
 use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::{ClassFacts, ReadFacts, ReadModelAcc};
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass};
-use crate::projection::state_delta::{PassError, WholeStatePass};
+use crate::projection::state_delta::{DeltaList, PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
 
@@ -421,17 +421,40 @@ impl WasmStateDeltaPass {
     /// events by their index there).
     #[wasm_bindgen(constructor)]
     pub fn new(len: usize, single: bool, first: usize) -> Result<WasmStateDeltaPass, JsError> {
-        let input = input_value(len)?;
-        let inner = if single {
-            WholeStatePass::of_event(&input)
-        } else {
-            let Value::Array(events) = input else {
+        let inner = with_input(len, |text| {
+            if single {
+                return Ok(WholeStatePass::of_event(Ev::of(&parse(text)?)));
+            }
+            let throws = |(i, odd): (usize, Odd)| {
+                JsError::new(&format!("events[{}]: {odd}", first.saturating_add(i)))
+            };
+            // Each event read as a record as it comes; a list that is not all records (or
+            // null) is read whole, for its error or its odd items.
+            let mut list = DeltaList::default();
+            let mut at = 0;
+            let mut thrown = None;
+            let read = for_each_array_element(text, |MaybeRecord(r), _| {
+                let pushed = match &r {
+                    Some(r) => list.push(r.ev(&r.index())),
+                    None => list.push(Ev::new(empty_record())),
+                };
+                match pushed {
+                    Ok(()) => at += 1,
+                    Err(odd) => thrown = Some((at, odd)),
+                }
+                thrown.is_none()
+            });
+            if let Some(t) = thrown {
+                return Err(throws(t));
+            }
+            if read {
+                return Ok(Some(list.finish()));
+            }
+            let Value::Array(events) = parse(text)? else {
                 return Err(JsError::new("Runtime events must be an array."));
             };
-            Some(WholeStatePass::of_events(&events).map_err(|(i, odd)| {
-                JsError::new(&format!("events[{}]: {odd}", first.saturating_add(i)))
-            })?)
-        };
+            WholeStatePass::of_events(&events).map(Some).map_err(throws)
+        })?;
         Ok(WasmStateDeltaPass { inner })
     }
 

@@ -3,6 +3,7 @@
 // generator.js).
 import * as wasm from "./glue/agent_runtime_projection.js";
 import {
+  NO_EVENTS,
   call,
   callWithText,
   describe,
@@ -69,9 +70,27 @@ export function projectAgentUiState(input, options) {
   const redact = redactOption(input, options, what);
   const strict = strictOption(input, options);
   const given = projectionInput(input, what);
+  if (given.events.length === 0) return stateOfNoEvents(what, given.sourceCount, strict);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
   const state = projectState(what, text, given.sourceCount, strict, events);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
+}
+
+/**
+ * The state of no events, per source count (`initialKey`), as the module made it the first time
+ * (at most `INITIAL_PATCHES_MAX` counts kept); each batch of no events gets a copy of it.
+ */
+const statesOfNoEvents = new Map();
+
+function stateOfNoEvents(what, sourceCount, strict) {
+  const key = initialKey(sourceCount);
+  let made = statesOfNoEvents.get(key);
+  if (made === undefined) {
+    made = projectState(what, "[]", sourceCount, strict, NO_EVENTS);
+    if (statesOfNoEvents.size >= INITIAL_PATCHES_MAX) statesOfNoEvents.clear();
+    statesOfNoEvents.set(key, made);
+  }
+  return shareEmptySurfaces(shareBatchViews(copyParsed(made), NO_EVENTS), undefined, NO_EVENTS, what);
 }
 
 /** `project(events)` or `project({executionEvents, sourceCount})`: the batch projection. */

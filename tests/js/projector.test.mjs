@@ -122,6 +122,32 @@ test("fresh projectors: each its own initial state, equal to the batch of no eve
   assert.notEqual(first, second);
 });
 
+test("a batch of no events: the module's state for its source count, a fresh copy each time", () => {
+  // Source counts no other test uses: the first batch of each is the module's own projection,
+  // the later ones copies of it.
+  for (const sourceCount of [undefined, 7.25, "seven", { n: [7] }]) {
+    const input = { executionEvents: [], sourceCount };
+    const made = api.projectAgentUiState(input);
+    const copy = api.projectAgentUiState(input);
+    assert.deepStrictEqual(copy, made);
+    assert.deepStrictEqual(Object.keys(copy), STATE_KEYS);
+    for (const key of STATE_KEYS) {
+      const value = copy[key];
+      // The empty tool and MCP surfaces are shared (as the reference shares them); every
+      // other object is the caller's own.
+      if (key === "toolCalls" || key === "mcp") assert.equal(value, made[key], key);
+      else if (value !== null && typeof value === "object") assert.notEqual(value, made[key], key);
+    }
+    // What a caller does to one state reaches no later one.
+    made.readModel.artifactRefs.push("mutated");
+    made.runtime.status = "mutated";
+    made.hydration.eventCount = 99;
+    assert.deepStrictEqual(api.projectAgentUiState(input), copy);
+    // The same as a projector's state of no events.
+    assert.deepStrictEqual(api.createAgentUiProjector({ sourceCount }).getState(), copy);
+  }
+});
+
 test("idempotency: a seen id and getState() return the previous object", () => {
   const events = api.generateRuntimeEvents(200, 3);
   const projector = api.createAgentUiProjector();

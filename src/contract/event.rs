@@ -640,17 +640,43 @@ pub fn str_op<'a>(v: Js<'a>, field: &'static str) -> Result<Option<&'a str>, Odd
 
 /// First key of a record whose value is a string with non-blank content, untrimmed.
 pub fn raw_str_in<'a>(rec: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
-    keys.iter()
-        .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
-        .find(|s| has_content(s))
+    first_of(rec, keys, &|v| v.as_str().is_some_and(has_content)).and_then(Value::as_str)
 }
 
 /// `readStringField(rec, keys)`: first non-blank string, trimmed.
 pub fn trim_str_in<'a>(rec: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
-    keys.iter()
-        .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
+    let blank = |s: &str| js_trim(s).is_empty();
+    first_of(rec, keys, &|v| v.as_str().is_some_and(|s| !blank(s)))
+        .and_then(Value::as_str)
         .map(js_trim)
-        .find(|s| !s.is_empty())
+}
+
+/// The value of the first of `keys` (in their order) that `rec` holds and `takes` takes: the
+/// readers of a field under any of its names. A small record's members are read once (the
+/// names are many, the members few), a larger one's looked up by name.
+pub fn first_of<'a>(
+    rec: &'a Map<String, Value>,
+    keys: &[&str],
+    takes: &dyn Fn(&Value) -> bool,
+) -> Option<&'a Value> {
+    if rec.len() > SMALL_OBJECT {
+        return keys.iter().filter_map(|k| rec.get(*k)).find(|v| takes(v));
+    }
+    // A record holds each name once: the member of the earliest name taken.
+    let mut best: Option<(usize, &'a Value)> = None;
+    for (k, v) in rec {
+        let Some(at) = keys.iter().position(|x| *x == k.as_str()) else {
+            continue;
+        };
+        if best.is_some_and(|(b, _)| b < at) || !takes(v) {
+            continue;
+        }
+        if at == 0 {
+            return Some(v);
+        }
+        best = Some((at, v));
+    }
+    best.map(|(_, v)| v)
 }
 
 #[cfg(test)]
@@ -681,6 +707,48 @@ mod field_slot_tests {
             for cut in 0..f.len() {
                 for k in [&f[..cut], &f[cut..]] {
                     assert_eq!(field_slot(k), EVENT_FIELDS.iter().position(|g| *g == k));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod first_of_tests {
+    use super::{first_of, Map, Value};
+
+    /// The same value as looking each name up in turn, on records small and large (more than
+    /// 16 members: the other path), whatever the order of the members and of the names.
+    #[test]
+    fn reads_as_a_lookup_per_name() {
+        let small = r#"{"c":"  ","b":2,"a":"x","d":"y","e":true}"#;
+        let mut large: Map<String, Value> =
+            (0..20).map(|i| (format!("k{i}"), Value::from(i))).collect();
+        large.insert("a".into(), Value::from("x"));
+        large.insert("c".into(), Value::from(" "));
+        let records: Vec<Map<String, Value>> = vec![
+            serde_json::from_str(small).unwrap_or_default(),
+            large,
+            Map::new(),
+        ];
+        let names: [&[&str]; 6] = [
+            &["a", "b", "c"],
+            &["c", "d", "a"],
+            &["z", "e", "k3", "a"],
+            &["b", "b", "d"],
+            &[],
+            &["k19", "k0"],
+        ];
+        let takes: [&dyn Fn(&Value) -> bool; 3] = [
+            &|v| v.as_str().is_some_and(|s| !s.trim().is_empty()),
+            &Value::is_number,
+            &|_| true,
+        ];
+        for rec in &records {
+            for keys in names {
+                for take in takes {
+                    let each = keys.iter().filter_map(|k| rec.get(*k)).find(|v| take(v));
+                    assert_eq!(first_of(rec, keys, take), each, "{keys:?} of {rec:?}");
                 }
             }
         }

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::event::{obj_get, Ev, Odd, OddOp};
+use crate::contract::event::{first_of, trim_str_in, Ev, Odd, OddOp};
 use crate::contract::js::{has_content, js_string_to_number, js_trim, utf16_len, utf16_prefix};
 use crate::contract::val::Val;
 
@@ -26,11 +26,7 @@ pub fn read_string_field<'a>(
     rec: Option<&'a Map<String, Value>>,
     keys: &[&str],
 ) -> Option<&'a str> {
-    let rec = rec?;
-    keys.iter()
-        .filter_map(|k| obj_get(rec, k).and_then(Value::as_str))
-        .map(js_trim)
-        .find(|s| !s.is_empty())
+    trim_str_in(rec?, keys)
 }
 
 /// `truncateText(v, limit)`: trimmed; longer than `limit` UTF-16 units gets cut, re-trimmed and
@@ -100,24 +96,13 @@ pub fn unique_strings<'a, I: IntoIterator<Item = Option<&'a str>>>(items: I) -> 
 
 /// `readNumberField(rec, keys)`: a finite number, or a non-blank string whose `Number()` is finite.
 pub fn read_number_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<f64> {
-    let rec = rec?;
-    for k in keys {
-        match obj_get(rec, k) {
-            Some(Value::Number(n)) => {
-                if let Some(x) = n.as_f64().filter(|x| x.is_finite()) {
-                    return Some(x);
-                }
-            }
-            Some(Value::String(s)) if has_content(s) => {
-                let x = js_string_to_number(s);
-                if x.is_finite() {
-                    return Some(x);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    let number = |v: &Value| match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) if has_content(s) => Some(js_string_to_number(s)),
+        _ => None,
+    };
+    let finite = |v: &Value| number(v).filter(|x| x.is_finite());
+    first_of(rec?, keys, &|v| finite(v).is_some()).and_then(finite)
 }
 
 /// `readStringArray(v)`: a non-blank string gives `[trimmed]`; an array its non-blank string
@@ -140,20 +125,15 @@ pub fn read_string_array_field<'a>(
     keys: &[&str],
 ) -> Vec<&'a str> {
     let Some(rec) = rec else { return Vec::new() };
-    for k in keys {
-        let v = read_string_array(obj_get(rec, k));
-        if !v.is_empty() {
-            return v;
-        }
-    }
-    Vec::new()
+    let items = |v: &'a Value| read_string_array(Some(v));
+    first_of(rec, keys, &|v| !read_string_array(Some(v)).is_empty())
+        .map(items)
+        .unwrap_or_default()
 }
 
 /// `readBooleanField(rec, keys)`: the first boolean.
 pub fn read_boolean_field(rec: Option<&Map<String, Value>>, keys: &[&str]) -> Option<bool> {
-    let rec = rec?;
-    keys.iter()
-        .find_map(|k| obj_get(rec, k).and_then(Value::as_bool))
+    first_of(rec?, keys, &Value::is_boolean).and_then(Value::as_bool)
 }
 
 /// A string field of the event as a `Val` (`Undef` when absent, null or not a string).

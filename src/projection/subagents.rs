@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::contract::event::{Ev, Odd, OddOp};
+use crate::contract::event::{first_of, Ev, Odd, OddOp};
 use crate::contract::js::{includes, utf16_len, utf16_prefix};
 use crate::contract::val::{JsKey, Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
@@ -166,9 +166,8 @@ fn payload_num(ev: Ev<'_>, keys: &[&str]) -> Val {
     let Some(p) = ev.payload() else {
         return Val::Undef;
     };
-    keys.iter()
-        .filter_map(|k| p.get(*k).and_then(Value::as_f64))
-        .find(|n| n.is_finite())
+    first_of(p, keys, &|v| v.as_f64().is_some_and(f64::is_finite))
+        .and_then(Value::as_f64)
         .map(Val::Num)
         .unwrap_or(Val::Undef)
 }
@@ -177,8 +176,8 @@ fn payload_bool(ev: Ev<'_>, keys: &[&str]) -> Val {
     let Some(p) = ev.payload() else {
         return Val::Undef;
     };
-    keys.iter()
-        .find_map(|k| p.get(*k).and_then(Value::as_bool))
+    first_of(p, keys, &Value::is_boolean)
+        .and_then(Value::as_bool)
         .map(Val::Bool)
         .unwrap_or(Val::Undef)
 }

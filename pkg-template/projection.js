@@ -128,11 +128,11 @@ export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const sourceCount = input.sourceCount ?? input.readModel?.sourceCount;
   requireEventList(events, what);
   const messages = messagesOf(input);
-  // The source count crosses as every projection's does (`sourceCountText`; none: 0).
+  // The events cross as a batch's do, then a line feed and `{messages}`; the source count as
+  // every projection's (`sourceCountText`; none: 0).
   const count = sourceCountText(sourceCount);
-  const text = jsonText({ executionEvents: events, messages }, `${what}: input`);
-  const sent = count === undefined ? text : `${text.slice(0, -1)},"sourceCount":${count}}`;
-  const state = callWithText(what, sent, (len) => tapeOf(wasm.project_from_session_snapshot(len), events));
+  const text = `${jsonText(events, `${what}: input`)}\n${jsonText({ messages }, `${what}: input`)}`;
+  const state = callWithText(what, text, (len) => tapeOf(wasm.project_from_session_snapshot(len, count), events));
   linkSnapshotMessages(state, messages);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }

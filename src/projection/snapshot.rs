@@ -78,22 +78,27 @@ pub fn project_from_session_snapshot_with(
     messages: Option<&Value>,
     project: BatchProjection<'_>,
 ) -> Result<Val, EventError> {
-    let state = project(events, source_count)?;
+    Ok(with_transcript(project(events, source_count)?, messages))
+}
+
+/// The snapshot state of a batch's `state` and the transcript `messages` (any value; only an
+/// array has parts): its parts are the state's `messages` when there are any.
+pub fn with_transcript(state: Val, messages: Option<&Value>) -> Val {
     let parts: Vec<Val> = messages
         .and_then(Value::as_array)
         .map(|a| a.iter().map(snapshot_message_part).collect())
         .unwrap_or_default();
     if parts.is_empty() {
-        return Ok(state);
+        return state;
     }
-    Ok(match state.as_obj() {
+    match state.as_obj() {
         Some(o) => {
             let mut o = o.clone();
             o.set("messages", Val::arr(parts));
             o.into_val()
         }
         None => state,
-    })
+    }
 }
 
 /// `projectAgentUiStateFromSessionSnapshot` of the events and source count a snapshot resolves

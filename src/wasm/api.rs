@@ -389,7 +389,8 @@ pub fn project(
         source_count_json,
         strict,
         reserve,
-        &mut |projector, state, out| {
+        false,
+        &mut |projector, state, _, out| {
             write_state(projector, state, out, sink.as_ref());
             Ok(())
         },
@@ -410,7 +411,8 @@ pub fn project_tape(
         source_count_json,
         strict,
         0,
-        &mut |projector, state, _| {
+        false,
+        &mut |projector, state, _, _| {
             at = super::tape::written(|tape| projector.write_tape(state, tape))?;
             Ok(())
         },
@@ -419,15 +421,18 @@ pub fn project_tape(
 }
 
 /// What a batch's state is written with: into the text, or elsewhere (then the text stays empty).
-type StateWriter<'w> = dyn FnMut(&ProjectorCore<'_>, &Val, &mut String) -> Result<(), JsError> + 'w;
+type StateWriter<'w> =
+    dyn FnMut(&ProjectorCore<'_>, &Val, Option<&str>, &mut String) -> Result<(), JsError> + 'w;
 
-/// The batch projection of [`project`] and [`project_tape`]; `reserve`: bytes of text to set
-/// aside.
+/// The batch projection of [`project`], [`project_tape`] and [`project_from_session_snapshot`];
+/// `reserve`: bytes of text to set aside. `tail`: the input is the events' array text, a line
+/// feed (which JSON text never holds) and a text of the caller's (handed to `write`).
 fn project_batch(
     len: usize,
     source_count_json: Option<String>,
     strict: bool,
     reserve: usize,
+    tail: bool,
     write: &mut StateWriter<'_>,
 ) -> Result<String, JsError> {
     let source_count = source_count(source_count_json)?;
@@ -438,12 +443,19 @@ fn project_batch(
         .then(|| crate::wasm::alloc::reserve(len / 10 * STREAM_RESERVE_TENTHS));
     let mut written = Ok(());
     let text = batch(len, reserve, |text, out, arena| {
+        let (text, after) = match tail {
+            false => (text, None),
+            true => match text.rsplit_once('\n') {
+                Some((text, after)) => (text, Some(after)),
+                None => return Err("Expected the events and a text after them.".to_string()),
+            },
+        };
         // One pass: each event read as a record, applied and dropped (the projector keeps its
         // slice of the text).
         let mut projector = ProjectorCore::counted(source_count.clone());
         projector.set_strict(strict);
         if let Some(state) = projector.project_array_text(text) {
-            written = write(&projector, &state, out);
+            written = write(&projector, &state, after, out);
             dispose(arena, state);
             dispose(arena, projector);
             return Ok(());
@@ -457,7 +469,7 @@ fn project_batch(
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
-            written = write(&projector, state, out);
+            written = write(&projector, state, after, out);
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);
@@ -467,24 +479,32 @@ fn project_batch(
 }
 
 /// `projectAgentUiStateFromSessionSnapshot(input)` of what the snapshot resolves to, as the
-/// wrapper reads it from the caller's object: the input buffer holds `{"executionEvents": [...],
-/// "sourceCount"?: <as given>, "messages"?: <as given>}` (no `sourceCount`: 0).
-/// `Val::Event(i)` is `executionEvents[i]`.
+/// wrapper reads it from the caller's object: the input buffer holds the events' JSON array
+/// text, a line feed and `{"messages"?: <the transcript messages>}`, and
+/// `source_count_json` the source count as [`project`] takes it. The events are projected as a
+/// batch projects them; the messages, when there are any, are the state's `messages`
+/// (`snapshot::with_transcript`). `Val::Event(i)` is the events' `i`-th. The result is a tape.
 #[wasm_bindgen]
-pub fn project_from_session_snapshot(len: usize) -> Result<u32, JsError> {
-    batch_tape(len, |text, arena| {
-        let input = parse_text(text)?;
-        let events = input
-            .get("executionEvents")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let source_count = crate::projection::read_model::source_count_of(input.get("sourceCount"));
-        let state =
-            snapshot::project_from_session_snapshot(events, source_count, input.get("messages"));
-        dispose(arena, input);
-        state.map_err(|e| e.message)
-    })
+pub fn project_from_session_snapshot(
+    len: usize,
+    source_count_json: Option<String>,
+) -> Result<u32, JsError> {
+    let mut at = 0;
+    project_batch(
+        len,
+        source_count_json,
+        false,
+        0,
+        true,
+        &mut |projector, state, messages, _| {
+            let after = messages.map(parse).transpose()?;
+            let messages = after.as_ref().and_then(|a| a.get("messages"));
+            let state = snapshot::with_transcript(state.clone(), messages);
+            at = super::tape::written(|tape| projector.write_tape(&state, tape))?;
+            Ok(())
+        },
+    )?;
+    Ok(at)
 }
 
 /// `buildAgentUiSubagentsModel(events)`, as a tape (`contract::tape`).

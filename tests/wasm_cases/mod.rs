@@ -312,8 +312,8 @@ pub fn batch_arena_keeps_blocks_apart() {
             api::project(load("[{\"id\":7}]"), None, true, None).is_err(),
             "error inside an arena"
         );
-        let snapshot = format!("{{\"executionEvents\":{text}}}");
-        api::project_from_session_snapshot(load(&snapshot)).expect("snapshot");
+        let snapshot = format!("{text}\n{{}}");
+        api::project_from_session_snapshot(load(&snapshot), None).expect("snapshot");
         let state: Value =
             serde_json::from_str(&last_tape().expect("a tape").to_json()).expect("state JSON");
         let batch: Value = serde_json::from_str(&first).expect("batch JSON");

@@ -76,19 +76,12 @@ export function projectAgentUiState(input, options) {
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 
-/**
- * The state of no events, per source count (`initialKey`), as the module made it the first time
- * (at most `INITIAL_PATCHES_MAX` counts kept); each batch of no events gets a copy of it.
- */
-const statesOfNoEvents = new Map();
-
+/** The batch of no events: a copy of the module's state of none for its source count. */
 function stateOfNoEvents(what, sourceCount, strict) {
-  const key = initialKey(sourceCount);
-  let made = statesOfNoEvents.get(key);
+  let made = stateOfNone(sourceCount);
   if (made === undefined) {
     made = projectState(what, "[]", sourceCount, strict, NO_EVENTS);
-    if (statesOfNoEvents.size >= INITIAL_PATCHES_MAX) statesOfNoEvents.clear();
-    statesOfNoEvents.set(key, made);
+    keepStateOfNone(sourceCount, made);
   }
   return shareEmptySurfaces(shareBatchViews(copyParsed(made), NO_EVENTS), undefined, NO_EVENTS, what);
 }
@@ -258,18 +251,23 @@ export function generateRuntimeEvents(n, seed = 1, options = {}) {
 // Incremental projection
 
 /**
- * The first patch of a projector made without events (the initial state's whole-state patch,
- * a copy kept before it is applied), by source count: the next such projector applies a copy of
- * it and tells the module it has the state, instead of having the module build and write the
- * same state again and reading that tape. Bounded; a patch holds no event of its projector, so
- * any projector can use it.
+ * The state of no events by source count (its JSON text, or undefined), as the module made it:
+ * the first batch of no events, or the first state of a projector made without events (the two
+ * are the same). A batch of no events is a copy of it; so is the first state of a projector made
+ * without events, which tells the module it has it, instead of having the module build and write
+ * the same state again and reading that tape. Bounded; the state holds no event, so any batch
+ * or projector can use it.
  */
-const initialPatches = new Map();
-const INITIAL_PATCHES_MAX = 16;
+const statesOfNone = new Map();
+const STATES_OF_NONE_MAX = 16;
 
-/** The key of a source count (its JSON text, or undefined) in `initialPatches`. */
-function initialKey(sourceCount) {
-  return String(sourceCount);
+function stateOfNone(sourceCount) {
+  return statesOfNone.get(String(sourceCount));
+}
+
+function keepStateOfNone(sourceCount, state) {
+  if (statesOfNone.size >= STATES_OF_NONE_MAX) statesOfNone.clear();
+  statesOfNone.set(String(sourceCount), state);
 }
 
 /**
@@ -293,18 +291,18 @@ class ProjectorCore {
     this.listeners = new Set();
     // Whether the Rust side changed since the last materialization.
     this.dirty = true;
-    // Where to keep the first patch (`initialPatches`) while it is the initial state's.
-    this.initialKey = undefined;
+    // The source count whose state of no events the first patch is (`statesOfNone`), while it
+    // is that.
+    this.initialOf = undefined;
     if (events.length > 0) {
       this.hydrateWith(events, sourceCount, this.redact, what);
     } else {
-      const key = initialKey(sourceCount);
-      const initial = initialPatches.get(key);
+      const initial = stateOfNone(sourceCount);
       if (initial === undefined) {
-        this.initialKey = key;
+        this.initialOf = { sourceCount };
       } else {
         call(what, () => this.inner.assume_initial_sent());
-        this.state = shareEmptySurfaces(applyPatch(undefined, copyParsed(initial)), undefined, this.events, what);
+        this.state = shareEmptySurfaces(copyParsed(initial), undefined, this.events, what);
         this.dirty = false;
       }
     }
@@ -319,7 +317,7 @@ class ProjectorCore {
   /** The state changed: it will be materialized afresh, and every listener is told once. */
   changed() {
     this.dirty = true;
-    this.initialKey = undefined;
+    this.initialOf = undefined;
     for (const listener of [...this.listeners]) listener();
   }
 
@@ -332,13 +330,12 @@ class ProjectorCore {
     this.check(`${this.what}.getState`);
     if (this.dirty) {
       const patch = call(`${this.what}.getState`, () => tapeOf(this.inner.take_patch(), this.events));
-      if (this.initialKey !== undefined) {
-        if (initialPatches.size >= INITIAL_PATCHES_MAX) initialPatches.clear();
-        initialPatches.set(this.initialKey, copyParsed(patch));
-        this.initialKey = undefined;
-      }
       const prev = this.state;
       const next = applyPatch(prev, patch);
+      if (this.initialOf !== undefined) {
+        keepStateOfNone(this.initialOf.sourceCount, copyParsed(next));
+        this.initialOf = undefined;
+      }
       // The MCP views are shared as the reference shares them (wire.js).
       this.state = patch.full || prev === undefined ? linkMcpViews(next) : linkMcpViewsAfterPatch(next, prev, patch);
       shareEmptySurfaces(this.state, patch.full ? undefined : prev, this.events, `${this.what}.getState`);

@@ -1335,13 +1335,6 @@ pub fn project_with(
     projected(events, Val::Num(source_count.unwrap_or(0.0)), strict)?.state()
 }
 
-/// [`project`] with the state as [`ProjectorCore::state_compact`] gives it (for a receiver that
-/// has the events), the read model's `sourceCount` as given (any value, see
-/// [`ProjectorCore::counted`]).
-pub fn project_compact(events: &[Value], source_count: Val) -> Result<Val, EventError> {
-    projected(events, source_count, false)?.state_compact()
-}
-
 /// The projector of [`project_with`], every event applied.
 pub(crate) fn projected(
     events: &[Value],

@@ -5,13 +5,13 @@
 //! `source`, and optionally the transcript messages. Which events and which source count it
 //! holds (`executionEvents ?? readModel.events[*].source`, `sourceCount ??
 //! readModel.sourceCount`) is read from the caller's own object by the JS wrapper, as the
-//! reference reads it (its property reads and their TypeErrors); this module projects them. The
-//! state is the batch projection of the events; transcript messages, when there are any, replace
-//! the event-derived `messages`.
+//! reference reads it (its property reads and their TypeErrors). The state is the batch
+//! projection of the events (the binding projects them as any batch); this module holds what the
+//! snapshot adds: transcript messages, when there are any, replace the event-derived `messages`
+//! ([`with_transcript`]).
 
 use serde_json::Value;
 
-use crate::contract::event::EventError;
 use crate::contract::js::{has_content, js_number_to_string};
 use crate::contract::val::{Obj, Val};
 
@@ -67,20 +67,6 @@ pub fn snapshot_message_part(m: &Value) -> Val {
         .into_val()
 }
 
-/// A batch projection `project(events, sourceCount)`.
-pub type BatchProjection<'a> = &'a dyn Fn(&[Value], Val) -> Result<Val, EventError>;
-
-/// The snapshot state of `events` (with `source_count`) and the transcript `messages` (any
-/// value; only an array has parts), given a batch projection `project(events, sourceCount)`.
-pub fn project_from_session_snapshot_with(
-    events: &[Value],
-    source_count: Val,
-    messages: Option<&Value>,
-    project: BatchProjection<'_>,
-) -> Result<Val, EventError> {
-    Ok(with_transcript(project(events, source_count)?, messages))
-}
-
 /// The snapshot state of a batch's `state` and the transcript `messages` (any value; only an
 /// array has parts): its parts are the state's `messages` when there are any.
 pub fn with_transcript(state: Val, messages: Option<&Value>) -> Val {
@@ -101,25 +87,10 @@ pub fn with_transcript(state: Val, messages: Option<&Value>) -> Val {
     }
 }
 
-/// `projectAgentUiStateFromSessionSnapshot` of the events and source count a snapshot resolves
-/// to, with the crate's batch projection, compact (`Val::Event(i)` and the templates' objects
-/// stand for `events[i]`, which the receiver has).
-pub fn project_from_session_snapshot(
-    events: &[Value],
-    source_count: Val,
-    messages: Option<&Value>,
-) -> Result<Val, EventError> {
-    project_from_session_snapshot_with(
-        events,
-        source_count,
-        messages,
-        &crate::projection::projector::project_compact,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::event::EventError;
     use crate::contract::val::deep_equal;
     use serde_json::json;
 
@@ -135,13 +106,8 @@ mod tests {
     fn messages_replace_the_parts() {
         let events = vec![json!({"id": "a"}), json!({"id": "b"})];
         let messages = json!([{"id": "m1", "role": "  ", "text": "hi", "refs": ["r"]}, {"id": 7, "content": null}]);
-        let s = project_from_session_snapshot_with(
-            &events,
-            Val::Num(2.0),
-            Some(&messages),
-            &fake_project,
-        )
-        .unwrap_or_default();
+        let state = fake_project(&events, Val::Num(2.0)).unwrap_or_default();
+        let s = with_transcript(state, Some(&messages));
         assert_eq!(s.get("runtime").and_then(Val::as_f64), Some(2.0));
         assert_eq!(s.get("sourceCount").and_then(Val::as_f64), Some(2.0));
         let keys: Vec<&str> = s.as_obj().map(|o| o.keys().collect()).unwrap_or_default();
@@ -174,13 +140,8 @@ mod tests {
             Some(json!("x")),
             Some(json!({"0": {"id": 1}})),
         ] {
-            let s = project_from_session_snapshot_with(
-                &[],
-                Val::Num(0.0),
-                messages.as_ref(),
-                &fake_project,
-            )
-            .unwrap_or_default();
+            let state = fake_project(&[], Val::Num(0.0)).unwrap_or_default();
+            let s = with_transcript(state, messages.as_ref());
             let got = s.get("messages").cloned().unwrap_or(Val::Undef);
             assert!(deep_equal(&got, &Val::arr(vec![])), "{messages:?}");
         }

@@ -5,11 +5,18 @@
 //   node --expose-gc bench/phases.mjs state [n]   createAgentUiProjector().apply, state every event (default 20,000)
 //   node --expose-gc bench/phases.mjs live [n]    createProjector().apply, no state read (default 100,000)
 //   node --expose-gc bench/phases.mjs batch [n]   projectAgentUiState, by step (default 20,000)
+//   node --expose-gc bench/phases.mjs short [k]   projectAgentUiState of short inputs, by step (k calls each)
 //
 // The batch mode takes the steps of `projectAgentUiState` one by one through the package's
 // internals (JSON.stringify of the input, its UTF-8 copy into wasm memory, the wasm `project`
 // with the decoding of its output text, JSON.parse of that text, the wire decoding walk) and
 // prints the median of each over 5 runs after a warm-up, next to the JSON round-trip floor.
+//
+// The short mode does the same for the inputs the side-by-side table calls short (10 and 56
+// generated events, each standard fixture), which take the tape path (`project_tape`, read by
+// `tapeOf`) rather than the wire text: per input, the median µs per call of each step over `k`
+// calls (default 20,000) after a warm-up, the whole `projectAgentUiState` call timed in the
+// same loop, and the module's fixed cost (a batch of no events through `project_tape`).
 //
 // It wraps the package's `WasmProjector.prototype.apply` / `take_patch` with timers, so the
 // phases of each event are measured inside one ordinary run. Prints mean µs per phase over all
@@ -20,14 +27,57 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const mode = process.argv[2] ?? "state";
-if (mode !== "state" && mode !== "live" && mode !== "batch") {
-  console.error("phases: mode must be state, live or batch");
+if (!["state", "live", "batch", "short"].includes(mode)) {
+  console.error("phases: mode must be state, live, batch or short");
   process.exit(2);
 }
 const n = Number(process.argv[3] ?? (mode === "live" ? 100_000 : 20_000));
 const pkg = join(root, "pkg");
 const api = await import(pathToFileURL(join(pkg, "index.node.js")).href);
 const glue = await import(pathToFileURL(join(pkg, "glue", "agent_runtime_projection.js")).href);
+
+if (mode === "short") {
+  const at = (file) => import(pathToFileURL(join(pkg, file)).href);
+  const { jsonText, putText, tapeOf } = await at("boundary.js");
+  const { shareBatchViews } = await at("wire.js");
+  const { shareEmptySurfaces } = await at("empty-surfaces.js");
+  const calls = Number(process.argv[3] ?? 20_000);
+  const inputs = [
+    ["generated, 10 events", api.generateRuntimeEvents(10, 42)],
+    ["generated, 56 events", api.generateRuntimeEvents(56, 42)],
+    ...api.agentUiConformanceFixtures.map((f) => [`fixture ${f.id} (${f.events.length})`, f.events]),
+  ];
+  const names = ["JSON text", "UTF-8 copy", "wasm project_tape", "tape read", "views shared", "projectAgentUiState"];
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  /** The median µs of each step of `calls` batches of `events`, after a warm-up. */
+  const stepsOf = (events) => {
+    const times = names.map(() => new Float64Array(calls));
+    for (let c = -Math.min(calls, 2_000); c < calls; c++) {
+      const t0 = performance.now();
+      const text = jsonText(events, "phases");
+      const t1 = performance.now();
+      const len = putText(text);
+      const t2 = performance.now();
+      const at = glue.project_tape(len, undefined, false);
+      const t3 = performance.now();
+      const state = tapeOf(at, events);
+      const t4 = performance.now();
+      shareEmptySurfaces(shareBatchViews(state, events), undefined, events, "phases");
+      const t5 = performance.now();
+      api.projectAgentUiState({ executionEvents: events });
+      const t6 = performance.now();
+      if (c < 0) continue;
+      [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5].forEach((t, k) => (times[k][c] = t * 1e3));
+    }
+    return times.map((xs) => median(Array.from(xs)));
+  };
+  console.log(`phases: short inputs, median µs per call of ${calls.toLocaleString("en-US")} (steps timed one by one; the last column is the whole call)`);
+  console.log(`| input | ${names.join(" | ")} |\n|---|${names.map(() => "---:").join("|")}|`);
+  for (const [name, events] of inputs) console.log(`| ${name} | ${stepsOf(events).map((t) => t.toFixed(1)).join(" | ")} |`);
+  const none = stepsOf([]);
+  console.log(`module's fixed cost (a batch of no events through project_tape, then its tape read): ${none[2].toFixed(1)} + ${none[3].toFixed(1)} µs`);
+  process.exit(0);
+}
 
 if (mode === "batch") {
   const { core } = await import(pathToFileURL(join(pkg, "core.js")).href);

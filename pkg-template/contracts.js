@@ -5,7 +5,7 @@ import { NO_EVENTS, anyJsonText, call, callWithText, describe, jsonText, putText
 import { fixturesJson } from "./glue/fixtures.js";
 import { schemasJson } from "./glue/schemas.js";
 import { constantsJson } from "./glue/constants.js";
-import { track, checkGeneration } from "./core.js";
+import { checkGeneration, core } from "./core.js";
 
 // ---------------------------------------------------------------------------------------------
 // Constants, schemas, fixtures
@@ -140,7 +140,7 @@ export function validateRuntimeCapabilityManifest(input) {
 
 export function createRuntimeSequenceVerifier() {
   const verifier = call("createRuntimeSequenceVerifier", () => new wasm.WasmSequenceVerifier());
-  const generation = track(verifier);
+  const generation = core.generation;
   const violations = (what) => {
     checkGeneration(generation);
     return call(what, () => tapeOf(verifier.violations(), NO_EVENTS));

@@ -30,9 +30,6 @@ let compiled = null;
 let pendingError = null;
 // The fault that ended each generation (by generation number).
 const faults = new Map();
-// wasm-bindgen objects (projectors, verifiers) of the current generation, held weakly.
-let live = new Set();
-let liveLimit = 64;
 
 let resolveReady;
 let rejectReady;
@@ -86,16 +83,9 @@ export function isTrap(error) {
 function replaceInstance(what, error) {
   const fault = new AgentRuntimeProjectionFault(what, error);
   faults.set(core.generation, fault);
-  // The old instance's objects must never free into the new one: detach them (no call into wasm).
-  for (const ref of live) {
-    const object = ref.deref();
-    if (object !== undefined) {
-      try {
-        object.__destroy_into_raw();
-      } catch {}
-    }
-  }
-  live = new Set();
+  // The old instance's objects never reach the new one: their wrappers check the generation
+  // they were made in before every call (`checkGeneration`), and the glue's finalizers free an
+  // object only into the instance that made it (scripts/assemble-pkg.mjs).
   core.generation += 1;
   core.exports = null;
   try {
@@ -155,16 +145,6 @@ export function isolated(what, fn) {
   } finally {
     core.exports = installed;
   }
-}
-
-/** Remember a wasm-bindgen object of the current generation; returns the generation. */
-export function track(object) {
-  live.add(new WeakRef(object));
-  if (live.size > liveLimit) {
-    for (const ref of live) if (ref.deref() === undefined) live.delete(ref);
-    liveLimit = Math.max(64, live.size * 2);
-  }
-  return core.generation;
 }
 
 /** Throws the fault that ended `generation`, if one did. */

@@ -31,7 +31,7 @@ import {
   sameJsonText,
   shareBatchViews,
 } from "./wire.js";
-import { checkGeneration, core as instance, track } from "./core.js";
+import { checkGeneration, core as instance } from "./core.js";
 import { generateEvents } from "./generator.js";
 import { readModelOf } from "./read-model.js";
 import { shareEmptySurfaces } from "./empty-surfaces.js";
@@ -284,7 +284,7 @@ class ProjectorCore {
     const strict = strictOption(input, options);
     const { events, sourceCount } = projectionInput(input, what, true);
     this.inner = call(what, () => new wasm.WasmProjector(sourceCount, strict));
-    this.generation = track(this.inner);
+    this.generation = currentGeneration();
     this.freed = false;
     this.events = [];
     this.state = undefined;
@@ -432,7 +432,7 @@ class ProjectorCore {
     this.listeners.clear();
     this.state = undefined;
     this.events = [];
-    // Made on an instance that faulted since: already detached, nothing to release.
+    // Made on an instance that faulted since: that instance is gone, nothing to release.
     if (this.generation === currentGeneration()) call(`${this.what}.free`, () => this.inner.free());
   }
 }

@@ -11,7 +11,7 @@ import { makers } from "./glue/templates.js";
 import { RULES } from "./rules.js";
 import { RECOVERY_RULES, actionKindOf, actionRuleFor, targetModuleOf } from "./actions.js";
 import { anyJsonText, call, callSized, putText } from "./boundary.js";
-import { core, track } from "./core.js";
+import { core } from "./core.js";
 
 const RM = RULES.readModel;
 
@@ -311,7 +311,7 @@ export function readModelOf(events, sourceCount, strict, what) {
   }
   if (batchGeneration !== core.generation) {
     batchModel = call(what, () => new wasm.WasmReadModel());
-    batchGeneration = track(batchModel);
+    batchGeneration = core.generation;
   }
   const model = batchModel;
   try {

@@ -19,7 +19,7 @@ import {
   tapeOf,
 } from "./boundary.js";
 import { WireRef, applyPatch, encodeWire, keepOwnObjects, setOwn, shareCodingViewItems } from "./wire.js";
-import { checkGeneration, core, track } from "./core.js";
+import { checkGeneration, core } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView } from "./glue/templates.js";
 import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
@@ -51,7 +51,7 @@ export { isAgentInputSourceRecoveryEvent, projectAgentRuntimeAction };
  */
 function owned(what, make) {
   const inner = call(what, make);
-  const generation = track(inner);
+  const generation = core.generation;
   return { inner, check: () => checkGeneration(generation) };
 }
 
@@ -413,7 +413,7 @@ export function runtimeStatusForEvents(events) {
   const count = events.length;
   if (statusScanGeneration !== core.generation) {
     statusScan = call(what, () => new wasm.WasmRuntimeStatusScan());
-    statusScanGeneration = track(statusScan);
+    statusScanGeneration = core.generation;
   }
   const scan = statusScan;
   call(what, () => scan.reset());
@@ -675,7 +675,7 @@ export function applyAgentRuntimeStateDeltaToProjectionState(state, event) {
   if (event.eventClass !== STATE_DELTA_CLASS) return { state, applied: false };
   const text = eventText(event, what);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), true, 0));
-  const generation = track(pass);
+  const generation = core.generation;
   try {
     if (call(what, () => pass.is_empty())) return { state, applied: false };
     const out = runDeltaPass(pass, state, what);
@@ -715,7 +715,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   }
   const text = jsonText(sent, `${what}: events`);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false, first));
-  const generation = track(pass);
+  const generation = core.generation;
   try {
     return call(what, () => pass.is_empty()) ? state : runDeltaPass(pass, state, what).state;
   } finally {
@@ -723,7 +723,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   }
 }
 
-/** Free a delta pass now, unless a fault during the call already detached it. */
+/** Free a delta pass now, unless a fault during the call dropped the instance it was made on. */
 function freePass(pass, generation) {
   if (generation === core.generation) pass.free();
 }

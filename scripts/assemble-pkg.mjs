@@ -32,7 +32,12 @@ writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n
 //   hand it a compiled module. Without that path, bundlers no longer copy a second, unused
 //   `.wasm` asset into every build;
 // - `__replaceInstance(module)` / `__replaceInstanceAsync(module)` drop the instance and every
-//   view of its memory the glue caches, then instantiate the module afresh (after a trap).
+//   view of its memory the glue caches, then instantiate the module afresh (after a trap);
+// - an object's finalizer frees it only into the instance that made it: each instance the glue
+//   runs has a number (`__instanceId`: a new one after every replacement, and one for each
+//   detached instance while `__withInstance` runs it), registered with the object's address.
+//   Without that, an object of an instance dropped after a trap, collected later, would free
+//   its address into the next instance (tests/js/faults.test.mjs).
 const gluePath = join(pkg, "glue", `${crate}.js`);
 let glueText = readFileSync(gluePath, "utf8");
 // (Idempotent: what an earlier run added is replaced.)
@@ -45,12 +50,36 @@ glueText = glueText.replace(
   defaultUrl,
   'throw new Error("agent-runtime-projection: the module is instantiated by the package\'s loader");',
 );
+// Each class's finalizer and each registration of an object with it.
+const FINALIZER = /new FinalizationRegistry\(ptr => wasm\.(__wbg_\w+_free)\(ptr(?: >>> 0)?, 1\)\)/g;
+const REGISTER = /(\w+Finalization)\.register\(this, this\.__wbg_ptr, this\);/g;
+const finalizers = [...glueText.matchAll(FINALIZER)].length;
+const registers = [...glueText.matchAll(REGISTER)].length;
+if (!adapted && (finalizers === 0 || registers !== finalizers)) {
+  throw new Error(`assemble-pkg: ${finalizers} finalizers and ${registers} registrations found in the glue (wasm-bindgen version changed?)`);
+}
+glueText = glueText
+  .replace(FINALIZER, 'new FinalizationRegistry((held) => __finalize(held, "$1"))')
+  .replace(REGISTER, "$1.register(this, __held(this.__wbg_ptr), this);");
 const caches = [...glueText.matchAll(/^let (cached\w*Memory0) = null;$/gm)].map(([, name]) => name);
 if (caches.length === 0 || !/^let wasmModule, wasmInstance, wasm;$/m.test(glueText)) {
   throw new Error("assemble-pkg: the glue's instance state was not found (wasm-bindgen version changed?)");
 }
 glueText += `${MARK}: instance replacement for pkg/core.js (after a trap).
+// The number of the instance the glue runs now, and the last one given.
+let __instanceId = 0;
+let __instanceIds = 0;
+// What an object's finalizer holds: its address and its instance's number.
+function __held(ptr) {
+    return ptr + __instanceId * 4294967296;
+}
+// Free an object whose wrapper was collected, if its instance is still the one the glue runs.
+function __finalize(held, free) {
+    const id = Math.floor(held / 4294967296);
+    if (id === __instanceId && wasm !== undefined) wasm[free](held - id * 4294967296, 1);
+}
 function __dropInstance() {
+    __instanceId = ++__instanceIds;
     wasm = undefined;
     wasmInstance = undefined;
     wasmModule = undefined;
@@ -75,14 +104,15 @@ export function __newInstance(module) {
 }
 // Run \`fn\` with \`instance\` as the glue's instance, then put the installed one back.
 export function __withInstance(instance, fn) {
-    const saved = [wasm, wasmInstance];
+    const saved = [wasm, wasmInstance, __instanceId];
     wasm = instance.exports;
     wasmInstance = instance;
+    __instanceId = ++__instanceIds;
 ${caches.map((name) => `    ${name} = null;`).join("\n")}
     try {
         return fn();
     } finally {
-        [wasm, wasmInstance] = saved;
+        [wasm, wasmInstance, __instanceId] = saved;
 ${caches.map((name) => `        ${name} = null;`).join("\n")}
     }
 }

@@ -3,9 +3,11 @@
 // naming the call; the package then works for every kind of export, and objects made before the
 // fault throw that fault instead of answering from lost state.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { repoRoot } from "./reference.mjs";
 
 const dir = join(repoRoot, "target", "pkg-test-faults");
@@ -105,7 +107,7 @@ test("a trap is a fault, and every export works after it; objects made before it
   assert.throws(() => oldVerifier.push(events[0]), api.AgentRuntimeProjectionFault);
   assert.throws(() => oldAccumulator.apply(events[1]), api.AgentRuntimeProjectionFault);
   assert.throws(() => oldAccumulator.getReadModel(), api.AgentRuntimeProjectionFault);
-  // Freeing an object of a faulted instance is harmless (it was detached).
+  // Freeing an object of a faulted instance is harmless (its instance is gone; nothing is freed).
   oldProjector.free();
   oldLean.free();
 });
@@ -137,4 +139,56 @@ test("a projector freed after a fault in another call keeps working until then",
   assert.deepStrictEqual(fresh.getState(), api.projectAgentUiState({ executionEvents: events }));
   fresh.free();
   assert.throws(() => fresh.getState(), /freed/);
+});
+
+test("objects of a faulted instance, collected later, free nothing in its successor", () => {
+  // In a child process with a callable GC: objects made on the first instance are dropped after
+  // a fault without being freed, and collected once the second instance runs. Freeing their
+  // (stale) addresses into the second instance traps there (out of bounds) or corrupts it: the
+  // child then dies, or its new objects answer wrongly.
+  const script = `
+    const api = await import(${JSON.stringify(pathToFileURL(join(dir, "index.node.js")).href)});
+    const { trapForTesting } = await import(${JSON.stringify(pathToFileURL(join(dir, "testing.js")).href)});
+    const events = api.getAgentUiFixture("tool-success").events;
+    let collected = 0;
+    const watch = new FinalizationRegistry(() => collected++);
+    const kinds = [
+      () => api.createProjector(),
+      () => api.createAgentUiProjector(),
+      () => api.createRuntimeSequenceVerifier(),
+      () => api.createAgentRuntimeReadModelAccumulator(),
+      () => api.createRuntimeStatusAccumulator(),
+      () => api.createAgentUiSubagentsModelAccumulator(),
+    ];
+    const watched = 300;
+    (() => {
+      for (let i = 0; i < watched; i++) watch.register(kinds[i % kinds.length](), 0);
+    })();
+    let faulted = false;
+    try {
+      trapForTesting(0);
+    } catch (error) {
+      faulted = error instanceof api.AgentRuntimeProjectionFault;
+    }
+    // Every round, not only until they are collected: the glue's finalizers run in tasks of
+    // their own, after the collection.
+    for (let round = 0; round < 30; round++) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const expected = JSON.stringify(api.projectAgentUiState({ executionEvents: events }));
+    let wrong = 0;
+    for (let i = 0; i < 200; i++) {
+      const projector = api.createAgentUiProjector();
+      for (const event of events) projector.apply(event);
+      if (JSON.stringify(projector.getState()) !== expected) wrong++;
+    }
+    console.log(JSON.stringify({ faulted, collected, watched, wrong }));
+  `;
+  const out = execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
+  const { faulted, collected, watched, wrong } = JSON.parse(out);
+  assert.ok(faulted);
+  // (An engine may keep a few alive a while longer.)
+  assert.ok(collected >= watched * 0.9, `${collected} of the old instance's ${watched} objects were collected`);
+  assert.equal(wrong, 0);
 });

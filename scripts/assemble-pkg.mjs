@@ -55,8 +55,11 @@ const FINALIZER = /new FinalizationRegistry\(ptr => wasm\.(__wbg_\w+_free)\(ptr(
 const REGISTER = /(\w+Finalization)\.register\(this, this\.__wbg_ptr, this\);/g;
 const finalizers = [...glueText.matchAll(FINALIZER)].length;
 const registers = [...glueText.matchAll(REGISTER)].length;
-if (!adapted && (finalizers === 0 || registers !== finalizers)) {
-  throw new Error(`assemble-pkg: ${finalizers} finalizers and ${registers} registrations found in the glue (wasm-bindgen version changed?)`);
+const anyRegisters = (glueText.match(/Finalization\.register\(/g) ?? []).length;
+if (!adapted && (finalizers === 0 || registers !== finalizers || anyRegisters !== registers)) {
+  throw new Error(
+    `assemble-pkg: ${finalizers} finalizers and ${registers} of ${anyRegisters} registrations found in the glue (wasm-bindgen version changed?)`,
+  );
 }
 glueText = glueText
   .replace(FINALIZER, 'new FinalizationRegistry((held) => __finalize(held, "$1"))')

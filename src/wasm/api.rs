@@ -405,15 +405,30 @@ pub fn project_tape(
     source_count_json: Option<String>,
     strict: bool,
 ) -> Result<u32, JsError> {
+    project_batch_tape(len, source_count_json, strict, false)
+}
+
+/// [`project_batch`] with the state written as a tape; with `tail`, the state of a session
+/// snapshot: the text after the events is `{"messages"?: ...}`, the transcript that replaces
+/// the state's `messages` when it has any (`snapshot::with_transcript`).
+fn project_batch_tape(
+    len: usize,
+    source_count_json: Option<String>,
+    strict: bool,
+    tail: bool,
+) -> Result<u32, JsError> {
     let mut at = 0;
     project_batch(
         len,
         source_count_json,
         strict,
         0,
-        false,
-        &mut |projector, state, _, _| {
-            at = super::tape::written(|tape| projector.write_tape(state, tape))?;
+        tail,
+        &mut |projector, state, after, _| {
+            let after = after.map(parse).transpose()?;
+            let messages = after.as_ref().and_then(|a| a.get("messages"));
+            let state = snapshot::with_transcript(state.clone(), messages);
+            at = super::tape::written(|tape| projector.write_tape(&state, tape))?;
             Ok(())
         },
     )?;
@@ -489,22 +504,7 @@ pub fn project_from_session_snapshot(
     len: usize,
     source_count_json: Option<String>,
 ) -> Result<u32, JsError> {
-    let mut at = 0;
-    project_batch(
-        len,
-        source_count_json,
-        false,
-        0,
-        true,
-        &mut |projector, state, messages, _| {
-            let after = messages.map(parse).transpose()?;
-            let messages = after.as_ref().and_then(|a| a.get("messages"));
-            let state = snapshot::with_transcript(state.clone(), messages);
-            at = super::tape::written(|tape| projector.write_tape(&state, tape))?;
-            Ok(())
-        },
-    )?;
-    Ok(at)
+    project_batch_tape(len, source_count_json, false, true)
 }
 
 /// `buildAgentUiSubagentsModel(events)`, as a tape (`contract::tape`).

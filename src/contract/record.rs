@@ -79,7 +79,10 @@ impl EventRecord {
 
 impl<'de> Deserialize<'de> for EventRecord {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EventRecord, D::Error> {
-        d.deserialize_any(RecordVisitor)
+        // Read as a list's slot is read ([`MaybeRecord`]: one reader for both), `null` refused.
+        MaybeRecord::deserialize(d)?
+            .0
+            .ok_or_else(|| serde::de::Error::custom(NOT_AN_OBJECT))
     }
 }
 

@@ -26,7 +26,7 @@ use super::timeline;
 use super::tool_surface::{ToolChange, ToolSurfaceAcc};
 use crate::contract::event::{check_carryable, check_event, Ev, EvIndex, EventError, Odd, OddOp};
 use crate::contract::order::OrdSet;
-use crate::contract::record::EventRecord;
+use crate::contract::record::{EventRecord, MaybeRecord};
 use crate::contract::val::{deep_equal, equal_in_order, Flush, Obj, Val, MIN_FIELD_REF_LEN};
 
 /// Placeholder values for read-model keys a delta document does not need (never reachable by
@@ -395,8 +395,13 @@ impl<'a> ProjectorCore<'a> {
         let mut ext: u32 = 0;
         let strict = self.strict;
         let read =
-            crate::contract::json::for_each_array_element(text, |record: EventRecord, item| {
-                // What cannot be carried (strict: what `check_event` refuses) stops the pass.
+            crate::contract::json::for_each_array_element(text, |MaybeRecord(record), item| {
+                // What is not an event object (read as a list slot is: one reader for the
+                // crate's record lists), cannot be carried (strict: what `check_event` refuses)
+                // stops the pass.
+                let Some(record) = record else {
+                    return false;
+                };
                 if record.too_deep()
                     || (strict
                         && crate::contract::json::parse_value(item)

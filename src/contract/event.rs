@@ -361,14 +361,69 @@ pub fn obj_get<'a>(rec: &'a Map<String, Value>, k: &str) -> Option<&'a Value> {
     }
 }
 
-/// JS truthiness of an optional JSON value (`undefined` and `null` are falsy).
-pub fn js_truthy(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) => n.as_f64().map(|x| x != 0.0 && !x.is_nan()).unwrap_or(false),
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(_) => true,
+/// A field of an event as it was read: a string (borrowed from the event's text when a record
+/// read it, [`super::record::EventRecord`]) or any other JSON value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Field<'a> {
+    Str(&'a str),
+    Json(&'a Value),
+}
+
+impl<'a> Field<'a> {
+    /// The field as the reference's JavaScript sees it.
+    pub fn js(self) -> Js<'a> {
+        match self {
+            Field::Str(s) => Js::Str(s),
+            Field::Json(v) => Js::of(Some(v)),
+        }
+    }
+
+    /// The string, when it is one.
+    pub fn as_str(self) -> Option<&'a str> {
+        match self {
+            Field::Str(s) => Some(s),
+            Field::Json(v) => v.as_str(),
+        }
+    }
+
+    /// The JSON value, when it is not a string.
+    pub fn json(self) -> Option<&'a Value> {
+        match self {
+            Field::Str(_) => None,
+            Field::Json(v) => Some(v),
+        }
+    }
+
+    pub fn is_null(self) -> bool {
+        matches!(self, Field::Json(Value::Null))
+    }
+
+    pub fn as_f64(self) -> Option<f64> {
+        self.json().and_then(Value::as_f64)
+    }
+
+    pub fn as_array(self) -> Option<&'a Vec<Value>> {
+        self.json().and_then(Value::as_array)
+    }
+
+    pub fn as_object(self) -> Option<&'a Map<String, Value>> {
+        self.json().and_then(Value::as_object)
+    }
+
+    /// The field as an output value.
+    pub fn val(self) -> Val {
+        match self {
+            Field::Str(s) => Val::str(s),
+            Field::Json(v) => Val::from_json(v),
+        }
+    }
+
+    /// The field as a JSON value (a string field copied into one).
+    pub fn to_value(self) -> std::borrow::Cow<'a, Value> {
+        match self {
+            Field::Str(s) => std::borrow::Cow::Owned(Value::String(s.to_owned())),
+            Field::Json(v) => std::borrow::Cow::Borrowed(v),
+        }
     }
 }
 
@@ -376,7 +431,7 @@ pub fn js_truthy(v: Option<&Value>) -> bool {
 /// once and shared by every view that copies them (one string allocation per field, not one
 /// per view).
 pub struct EvIndex<'a> {
-    fields: [Option<&'a Value>; EVENT_FIELDS.len()],
+    fields: [Option<Field<'a>>; EVENT_FIELDS.len()],
     vals: [std::cell::OnceCell<Val>; EVENT_FIELDS.len()],
 }
 
@@ -385,14 +440,14 @@ impl<'a> EvIndex<'a> {
         let mut fields = [None; EVENT_FIELDS.len()];
         for (k, v) in map {
             if let Some(slot) = fields.get_mut(field_slot(k).unwrap_or(usize::MAX)) {
-                *slot = Some(v);
+                *slot = Some(Field::Json(v));
             }
         }
         EvIndex::from_fields(fields)
     }
 
     /// The index of fields already located (a [`super::record::EventRecord`]'s slots).
-    pub fn from_fields(fields: [Option<&'a Value>; EVENT_FIELDS.len()]) -> EvIndex<'a> {
+    pub fn from_fields(fields: [Option<Field<'a>>; EVENT_FIELDS.len()]) -> EvIndex<'a> {
         EvIndex {
             fields,
             vals: std::array::from_fn(|_| std::cell::OnceCell::new()),
@@ -470,16 +525,16 @@ impl<'a> Ev<'a> {
 
     /// Raw field value (`None` when absent).
     #[inline(always)]
-    pub fn get(&self, k: &str) -> Option<&'a Value> {
+    pub fn get(&self, k: &str) -> Option<Field<'a>> {
         self.get_at(field_slot(k), k)
     }
 
     /// `get` with the field's slot already resolved.
-    fn get_at(&self, slot: Option<usize>, k: &str) -> Option<&'a Value> {
+    fn get_at(&self, slot: Option<usize>, k: &str) -> Option<Field<'a>> {
         if let (Some(ix), Some(slot)) = (self.index, slot) {
             return ix.fields.get(slot).copied().flatten();
         }
-        obj_get(self.map, k)
+        obj_get(self.map, k).map(Field::Json)
     }
 
     /// The field as an output value (`undefined` when absent); strings are shared between
@@ -497,19 +552,21 @@ impl<'a> Ev<'a> {
             };
             return match field {
                 None => Val::Undef,
-                Some(v) => cell.get_or_init(|| Val::from_json(v)).clone(),
+                Some(v) => cell.get_or_init(|| v.val()).clone(),
             };
         }
-        match self.get(k) {
-            None => Val::Undef,
-            Some(v) => Val::from_json(v),
-        }
+        self.get(k).map_or(Val::Undef, Field::val)
     }
 
     /// Field if it is a string (`typeof === "string"`).
     #[inline(always)]
     pub fn str(&self, k: &str) -> Option<&'a str> {
-        self.get(k).and_then(Value::as_str)
+        self.str_at(field_slot(k), k)
+    }
+
+    /// `str` with the field's slot already resolved.
+    fn str_at(&self, slot: Option<usize>, k: &str) -> Option<&'a str> {
+        self.get_at(slot, k).and_then(Field::as_str)
     }
 
     /// Field if it is a non-empty string (JS truthy string).
@@ -521,13 +578,18 @@ impl<'a> Ev<'a> {
     /// Field is present and not null (`ev.k != null`).
     #[inline(always)]
     pub fn present(&self, k: &str) -> bool {
-        !matches!(self.get(k), None | Some(Value::Null))
+        !self.js_at(field_slot(k), k).is_nullish()
     }
 
     /// JS truthiness of a field.
     #[inline(always)]
     pub fn truthy(&self, k: &str) -> bool {
-        js_truthy(self.get(k))
+        self.truthy_at(field_slot(k), k)
+    }
+
+    /// `truthy` with the field's slot already resolved.
+    fn truthy_at(&self, slot: Option<usize>, k: &str) -> bool {
+        self.js_at(slot, k).truthy()
     }
 
     pub fn id(&self) -> Option<&'a str> {
@@ -549,7 +611,7 @@ impl<'a> Ev<'a> {
 
     /// `ev.payload` if it is a record.
     pub fn payload(&self) -> Option<&'a Map<String, Value>> {
-        self.get("payload").and_then(Value::as_object)
+        self.get("payload").and_then(Field::as_object)
     }
 
     /// A payload field (payload must be a record).
@@ -566,7 +628,12 @@ impl<'a> Ev<'a> {
     /// The field as the reference reads it.
     #[inline(always)]
     pub fn js(&self, k: &str) -> Js<'a> {
-        Js::of(self.get(k))
+        self.js_at(field_slot(k), k)
+    }
+
+    /// `js` with the field's slot already resolved.
+    fn js_at(&self, slot: Option<usize>, k: &str) -> Js<'a> {
+        self.get_at(slot, k).map_or(Js::Undef, Field::js)
     }
 
     /// `ev.k?.method()`: `None` when nullish, the string, or the odd value (a `TypeError` in the

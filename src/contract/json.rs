@@ -9,6 +9,7 @@
 
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 
 use super::val::{wire_string, Obj, Val};
 
@@ -289,54 +290,89 @@ impl<'de> Visitor<'de> for WireValSeed {
     }
 }
 
-/// The visitor of [`parse_value`] (and of the values of [`super::record::EventRecord`]).
+/// A JSON value as [`TextSeed`] reads it: a string apart, borrowed from the text when it has no
+/// escape (an event record keeps its string fields so: [`super::record::EventRecord`]), any
+/// other value parsed.
+pub enum TextValue<'t> {
+    Str(Cow<'t, str>),
+    Json(Value),
+}
+
+impl TextValue<'_> {
+    /// The value as a JSON value (a string copied, unless it already is one of its own).
+    pub fn into_value(self) -> Value {
+        match self {
+            TextValue::Str(s) => Value::String(s.into_owned()),
+            TextValue::Json(v) => v,
+        }
+    }
+}
+
+/// The reader of [`parse_value`]: a JSON value, its strings and members as `JSON.parse` reads
+/// them ([`TextSeed`], mapped to a [`Value`]).
 pub(crate) struct ValueSeed;
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueSeed)
+        d.deserialize_any(TextSeed).map(TextValue::into_value)
     }
 }
 
-impl<'de> Visitor<'de> for ValueSeed {
-    type Value = Value;
+/// The one visitor of JSON values (so serde_json's value dispatch is built once per reader):
+/// a string as a [`TextValue::Str`], anything else as a [`Value`].
+pub(crate) struct TextSeed;
+
+impl<'de> DeserializeSeed<'de> for TextSeed {
+    type Value = TextValue<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<TextValue<'de>, D::Error> {
+        d.deserialize_any(TextSeed)
+    }
+}
+
+impl<'de> Visitor<'de> for TextSeed {
+    type Value = TextValue<'de>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a JSON value")
     }
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
+    fn visit_bool<E>(self, b: bool) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Json(Value::Bool(b)))
     }
-    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
+    fn visit_i64<E>(self, n: i64) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Json(Value::Number(n.into())))
     }
-    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
+    fn visit_u64<E>(self, n: u64) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Json(Value::Number(n.into())))
     }
-    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
+    fn visit_f64<E>(self, n: f64) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Json(
+            Number::from_f64(n).map_or(Value::Null, Value::Number),
+        ))
     }
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_owned()))
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Str(Cow::Borrowed(s)))
     }
-    fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
+    fn visit_str<E>(self, s: &str) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Str(Cow::Owned(s.to_owned())))
     }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_string<E>(self, s: String) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Str(Cow::Owned(s)))
     }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Json(Value::Null))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+    fn visit_none<E>(self) -> Result<TextValue<'de>, E> {
+        Ok(TextValue::Json(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TextValue<'de>, A::Error> {
         let mut items = Vec::new();
         while let Some(x) = seq.next_element_seed(ValueSeed)? {
             items.push(x);
         }
-        Ok(Value::Array(items))
+        Ok(TextValue::Json(Value::Array(items)))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TextValue<'de>, A::Error> {
         let mut members: Vec<(String, Value)> = Vec::with_capacity(8);
         while let Some(k) = map.next_key::<String>()? {
             let v = map.next_value_seed(ValueSeed)?;
@@ -346,7 +382,7 @@ impl<'de> Visitor<'de> for ValueSeed {
         for (k, v) in members {
             out.insert(k, v);
         }
-        Ok(Value::Object(out))
+        Ok(TextValue::Json(Value::Object(out)))
     }
 }
 

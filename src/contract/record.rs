@@ -3,8 +3,9 @@
 //! ([`EVENT_FIELDS`]), the members of other names in a map of their own. A known field costs
 //! neither a copy of its name nor a hashed insert, and its slot is where [`Ev`] reads it.
 //!
-//! Values are parsed as [`super::json::parse_value`] parses them, with `JSON.parse`'s rule for a
-//! name given twice (the last value; an unknown name keeps its first position). Only objects are
+//! A field holding a string keeps it borrowed from the text when it has no escape (no copy until
+//! a view makes an output value of it); other values are parsed as [`super::json::parse_value`]
+//! parses them, with `JSON.parse`'s rule for a name given twice (the last value; an unknown name keeps its first position). Only objects are
 //! records: any other JSON value is refused, and callers read such text the usual way for the
 //! error it gives.
 
@@ -12,22 +13,31 @@ use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
-use super::event::{deeper_than, field_slot, Ev, EvIndex, EVENT_FIELDS, MAX_EVENT_DEPTH};
-use super::json::{refuse_json, OrNull, ValueSeed};
+use super::event::{deeper_than, field_slot, Ev, EvIndex, Field, EVENT_FIELDS, MAX_EVENT_DEPTH};
+use super::json::{refuse_json, OrNull, TextSeed, TextValue, ValueSeed};
 
-/// One event object in typed slots.
-pub struct EventRecord {
+/// A record's field as [`Ev`] reads it.
+fn field<'s>(slot: &'s TextValue<'_>) -> Field<'s> {
+    match slot {
+        TextValue::Str(s) => Field::Str(s),
+        TextValue::Json(v) => Field::Json(v),
+    }
+}
+
+/// One event object in typed slots, its strings borrowed from the text `'t` where they can be.
+pub struct EventRecord<'t> {
     /// The fields of [`EVENT_FIELDS`] the object has, each with its position there, in text
-    /// order (a name given twice: the later value is the one read).
-    pub fields: Vec<(usize, Value)>,
+    /// order (a name given twice: the later value is the one read); a string borrowed from
+    /// the text when it has no escape.
+    pub fields: Vec<(usize, TextValue<'t>)>,
     /// The members whose names are not fields of the event model, in text order.
     pub extra: Map<String, Value>,
 }
 
-impl EventRecord {
+impl<'t> EventRecord<'t> {
     /// Parse the JSON text of one event object (trailing non-whitespace is an error, as with
     /// [`super::json::parse_value`]). `None`: not JSON, or not an object.
-    pub fn parse(text: &str) -> Option<EventRecord> {
+    pub fn parse(text: &'t str) -> Option<EventRecord<'t>> {
         let mut de = serde_json::Deserializer::from_str(text);
         let record = EventRecord::deserialize(&mut de).ok()?;
         de.end().ok()?;
@@ -37,7 +47,7 @@ impl EventRecord {
     /// [`Self::parse`] of an event the projection can carry (`check_carryable`: nesting at
     /// most [`MAX_EVENT_DEPTH`] levels).
     #[inline(never)]
-    pub fn carryable(text: &str) -> Option<EventRecord> {
+    pub fn carryable(text: &'t str) -> Option<EventRecord<'t>> {
         EventRecord::parse(text).filter(|r| !r.too_deep())
     }
 
@@ -46,7 +56,7 @@ impl EventRecord {
         let mut located = [None; EVENT_FIELDS.len()];
         for (slot, value) in &self.fields {
             if let Some(at) = located.get_mut(*slot) {
-                *at = Some(value);
+                *at = Some(field(value));
             }
         }
         EvIndex::from_fields(located)
@@ -61,7 +71,7 @@ impl EventRecord {
     pub fn too_deep(&self) -> bool {
         self.fields
             .iter()
-            .map(|(_, v)| v)
+            .filter_map(|(_, v)| field(v).json())
             .chain(self.extra.values())
             .any(|v| deeper_than(v, MAX_EVENT_DEPTH - 1))
     }
@@ -73,12 +83,12 @@ impl EventRecord {
             .iter()
             .rev()
             .find(|(slot, _)| Some(*slot) == field_slot("id"))?;
-        id.as_str()
+        field(id).as_str()
     }
 }
 
-impl<'de> Deserialize<'de> for EventRecord {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EventRecord, D::Error> {
+impl<'de> Deserialize<'de> for EventRecord<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EventRecord<'de>, D::Error> {
         // Read as a list's slot is read ([`MaybeRecord`]: one reader for both), `null` refused.
         MaybeRecord::deserialize(d)?
             .0
@@ -116,20 +126,20 @@ struct RecordVisitor;
 const NOT_AN_OBJECT: &str = "not an object";
 
 impl<'de> Visitor<'de> for RecordVisitor {
-    type Value = EventRecord;
+    type Value = EventRecord<'de>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("an event object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EventRecord, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EventRecord<'de>, A::Error> {
         let mut record = EventRecord {
             fields: Vec::with_capacity(16),
             extra: Map::new(),
         };
         while let Some(name) = map.next_key_seed(NameSeed)? {
-            let value = map.next_value_seed(ValueSeed)?;
             match field_slot(&name) {
-                Some(slot) => record.fields.push((slot, value)),
+                Some(slot) => record.fields.push((slot, map.next_value_seed(TextSeed)?)),
                 None => {
+                    let value = map.next_value_seed(ValueSeed)?;
                     record.extra.insert(name.into_owned(), value);
                 }
             }
@@ -141,10 +151,10 @@ impl<'de> Visitor<'de> for RecordVisitor {
 
 /// An event record, or `null` (`None`): a list's slot for an event its reader leaves out.
 /// Anything else does not read.
-pub struct MaybeRecord(pub Option<EventRecord>);
+pub struct MaybeRecord<'t>(pub Option<EventRecord<'t>>);
 
-impl<'de> Deserialize<'de> for MaybeRecord {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MaybeRecord, D::Error> {
+impl<'de> Deserialize<'de> for MaybeRecord<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MaybeRecord<'de>, D::Error> {
         d.deserialize_any(OrNull(RecordVisitor)).map(MaybeRecord)
     }
 }
@@ -174,10 +184,22 @@ mod tests {
             let ev = record.ev(&index);
             let map = value.as_object().cloned().unwrap_or_default();
             for (name, v) in &map {
-                assert_eq!(ev.get(name), Some(v), "{text}: {name}");
+                let read = ev.get(name).map(|f| f.to_value().into_owned());
+                assert_eq!(read.as_ref(), Some(v), "{text}: {name}");
             }
             for name in EVENT_FIELDS {
-                assert_eq!(ev.get(name), map.get(name), "{text}: {name}");
+                let read = ev.get(name).map(|f| f.to_value().into_owned());
+                assert_eq!(read.as_ref(), map.get(name), "{text}: {name}");
+                // A string field is read as a string, borrowed from the text when it has no
+                // escape.
+                if let Some(Value::String(s)) = map.get(name) {
+                    let Some(Field::Str(read)) = ev.get(name) else {
+                        panic!("{text}: {name} is not read as a string");
+                    };
+                    let inside = text.as_bytes().as_ptr_range().contains(&read.as_ptr());
+                    let verbatim = text.contains(&format!("\"{s}\""));
+                    assert_eq!(inside, verbatim, "{text}: {name}");
+                }
             }
             let extra: Vec<&String> = record.extra.keys().collect();
             let unknown: Vec<&String> = map.keys().filter(|k| field_slot(k).is_none()).collect();

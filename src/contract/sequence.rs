@@ -16,7 +16,8 @@ use super::order::OrdMap;
 
 use serde_json::{Map, Value};
 
-use super::js::{js_value_to_string, utf16_len};
+use super::event::Js;
+use super::js::js_value_to_string;
 use super::terminal::is_runtime_turn_terminal_event_class;
 use super::val::{drop_deep, Obj, Val};
 
@@ -536,7 +537,7 @@ impl SequenceVerifier {
             .and_then(|p| p.get(payload_key))
             .filter(|v| matches!(v, Value::String(s) if !s.is_empty()));
         let v = from_payload.or_else(|| ev.get("toolCallId"))?;
-        if !js_truthy(v) {
+        if !Js::of(Some(v)).truthy() {
             return None;
         }
         Some(self.keyed(v))
@@ -548,16 +549,6 @@ fn family_set(state: &mut TurnState, fam: Family) -> &mut OpenScopes {
         Family::Patch => &mut state.patches,
         Family::Command => &mut state.commands,
         Family::Test => &mut state.tests,
-    }
-}
-
-fn js_truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().map(|x| x != 0.0 && !x.is_nan()).unwrap_or(false),
-        Value::String(s) => utf16_len(s) > 0,
-        Value::Array(_) | Value::Object(_) => true,
     }
 }
 

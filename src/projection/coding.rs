@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::view_rules::{
     CODING_CLASSES, CODING_CLASS_PREFIXES, CODING_PROFILE, CODING_TURN_PREFIX,
 };
-use crate::contract::event::Ev;
+use crate::contract::event::{Ev, Field};
 use crate::contract::js::{includes, is_js_whitespace, js_lower, js_trim, utf16_len, utf16_prefix};
 use crate::contract::val::{deep_equal, Obj, Val};
 
@@ -62,10 +62,7 @@ fn get<'a>(rec: Option<&'a Rec>, k: &str) -> Option<&'a Value> {
 
 /// An event field as a value: absent is `Undef`, `null` stays `Null`.
 fn field(ev: Ev<'_>, k: &str) -> Val {
-    match ev.get(k) {
-        None => Val::Undef,
-        Some(v) => Val::from_json(v),
-    }
+    ev.val(k)
 }
 
 fn opt(s: Option<&str>) -> Val {
@@ -240,7 +237,7 @@ fn coding_events<'a>(src: &[Ev<'a>]) -> Vec<Ev<'a>> {
 }
 
 fn sequence_of(ev: Ev<'_>) -> f64 {
-    ev.get("sequence").and_then(Value::as_f64).unwrap_or(0.0)
+    ev.get("sequence").and_then(Field::as_f64).unwrap_or(0.0)
 }
 
 // ---- ordered maps of entries ----
@@ -686,7 +683,7 @@ fn payload_num(ev: Ev<'_>, k: &str) -> Option<f64> {
 fn add_output_refs(lists: &mut Lists, ev: Ev<'_>) {
     let mut refs: Vec<Val> = Vec::new();
     for f in ["refIds", "artifactRefs", "evidenceRefs"] {
-        if let Some(Value::Array(a)) = ev.get(f) {
+        if let Some(a) = ev.get(f).and_then(Field::as_array) {
             refs.extend(a.iter().map(Val::from_json));
         }
     }

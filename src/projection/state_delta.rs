@@ -221,10 +221,7 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
     if ev.cls() != STATE_DELTA_CLASS {
         return None;
     }
-    let event_id = match ev.get("id") {
-        Some(v) => Val::from_json(v),
-        None => Val::Undef,
-    };
+    let event_id = ev.val("id");
     let Some((target, raw_ops)) = read_delta(ev) else {
         return Some(Prepared {
             ext: 0,

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::contract::event::{first_of, Ev, Odd, OddOp};
+use crate::contract::event::{first_of, Ev, Field, Odd, OddOp};
 use crate::contract::js::{includes, utf16_len, utf16_prefix};
 use crate::contract::val::{JsKey, Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
@@ -76,10 +76,7 @@ fn is_active_status(s: Option<&str>) -> bool {
 
 /// An event field as a value: absent is `Undef`, `null` stays `Null`.
 fn field(ev: Ev<'_>, k: &str) -> Val {
-    match ev.get(k) {
-        None => Val::Undef,
-        Some(v) => Val::from_json(v),
-    }
+    ev.val(k)
 }
 
 /// JS `a ?? b`.
@@ -201,7 +198,10 @@ fn prompt_preview(ev: Ev<'_>) -> Val {
 
 /// The collaboration view of one event (§3.11.4 inputs).
 fn collaboration(ev: Ev<'_>) -> Val {
-    let payload = ev.get("payload").filter(|p| p.is_object());
+    let payload = ev
+        .get("payload")
+        .and_then(Field::json)
+        .filter(|p| p.is_object());
     let metadata = payload
         .and_then(|p| p.get("metadata"))
         .filter(|m| m.is_object());

@@ -1123,17 +1123,17 @@ fn not_a_projection(i: usize) -> String {
 /// A read-model projection as the tool surface reads it from JSON text: its `source` event as a
 /// record, and its surface, title and detail (`null` reads as `None`: not a tool projection).
 /// A `source` that is not an object does not read (nor does anything but an object or `null`).
-struct ProjectionRecord {
-    source: Option<EventRecord>,
+struct ProjectionRecord<'t> {
+    source: Option<EventRecord<'t>>,
     surface: Option<Value>,
     title: Option<Value>,
     detail: Option<Value>,
 }
 
 /// An item of the projections' list: a projection, or `null`.
-struct ProjectionItem(Option<ProjectionRecord>);
+struct ProjectionItem<'t>(Option<ProjectionRecord<'t>>);
 
-impl<'de> Deserialize<'de> for ProjectionItem {
+impl<'de> Deserialize<'de> for ProjectionItem<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(OrNull(ProjectionVisitor))
             .map(ProjectionItem)
@@ -1143,7 +1143,7 @@ impl<'de> Deserialize<'de> for ProjectionItem {
 struct ProjectionVisitor;
 
 impl<'de> Visitor<'de> for ProjectionVisitor {
-    type Value = ProjectionRecord;
+    type Value = ProjectionRecord<'de>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a read-model projection")
     }

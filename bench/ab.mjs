@@ -13,18 +13,11 @@
 // with 11 rounds, so read a difference under ~6% as noise.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { workloads } from "./workloads.mjs";
+import { takeNumberOption, workloads } from "./workloads.mjs";
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const value = Number(args[at + 1]);
-  args.splice(at, 2);
-  return value;
-};
-const rounds = option("--rounds", 21);
-const warmMs = option("--warm", 700);
+const rounds = takeNumberOption(args, "--rounds", 21);
+const warmMs = takeNumberOption(args, "--warm", 700);
 const [dirA, dirB, ...only] = args;
 if (!dirA || !dirB) {
   console.error("usage: node bench/ab.mjs <package A> <package B> [workload ...] [--rounds k] [--warm ms]");

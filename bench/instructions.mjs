@@ -19,7 +19,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { workloads } from "./workloads.mjs";
+import { takeNumberOption, workloads } from "./workloads.mjs";
 
 const self = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);
@@ -35,15 +35,8 @@ if (args[0] === "--child") {
   process.exit(0);
 }
 
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const value = Number(args[at + 1]);
-  args.splice(at, 2);
-  return value;
-};
-const calls = option("--calls", 200);
-const base = option("--base", 200);
+const calls = takeNumberOption(args, "--calls", 200);
+const base = takeNumberOption(args, "--base", 200);
 const packages = args.filter((a) => existsSync(join(a, "index.node.js"))).map((a) => resolve(a));
 const names = args.filter((a) => !existsSync(join(a, "index.node.js")));
 if (packages.length === 0) {

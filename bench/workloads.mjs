@@ -1,5 +1,15 @@
 // The workloads of bench/ab.mjs and bench/instructions.mjs: each a function of one package's API
-// (its calls made on the standard fixtures and on generated streams) returning the call to time.
+// (its calls made on the standard fixtures and on generated streams) returning the call to time;
+// and the numeric option reader both use.
+
+/** The number after `name` in `args`, both taken out of `args`; `fallback` when it is absent. */
+export function takeNumberOption(args, name, fallback) {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  args.splice(at, 2);
+  return value;
+}
 
 /** The workloads, each a function of one package's API returning the call to time. */
 export function workloads(api) {

@@ -7,13 +7,15 @@
 // bench/workloads.mjs in a child `node` under `valgrind --tool=callgrind`, twice: `k` calls, then
 // `k + n` calls (defaults 200 and 200). The difference of the two counts over `n` is a call's
 // instructions, the process's start, the module's compilation and the first calls left out. The
-// child runs with `--single-threaded --no-liftoff`: V8 compiles the module once with its
-// optimizing compiler and does no work on other threads, so two runs of one build differ by
-// ~0.1% (a 56-event batch: 7.37M instructions a call, twice). V8 still compiles the wrapper's
-// hot JS during the first calls, on the same thread: with only 20 calls first, a 10-event batch
-// counted 2.8M a call, with 400 first 1.4M, so keep `k` in the hundreds for cheap calls.
+// child runs with `--single-threaded --predictable --predictable-gc-schedule --no-liftoff`: V8
+// compiles the module once with its optimizing compiler, does no work on other threads, and
+// schedules its garbage collections by allocation alone (by default they also follow time, which
+// valgrind stretches: two runs of one build then differed by 2-3%). Two runs of one build differ
+// by ~0.5% (a 56-event batch, 200 calls after 200: 6.48M and 6.45M instructions a call). V8 still
+// compiles the wrapper's hot JS during the first calls, on the same thread: with only 20 calls
+// first, a 10-event batch counted 2.8M a call, with 400 first 1.4M, so keep `k` in the hundreds.
 // Everything a call does counts: the wrapper's JS, V8's JSON and GC work, and the module's code.
-// Slow: valgrind runs node ~50x slower (a 10-event batch, 400 + 800 calls: ~1 min a package).
+// Slow: valgrind runs node ~50x slower (a 56-event batch, 200 + 400 calls: ~1.5 min a build).
 // Needs valgrind (`apt-get install valgrind`); the test command does not run this.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -61,7 +63,7 @@ function count(dir, name, n) {
   const run = spawnSync(
     "valgrind",
     ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--smc-check=all-non-file",
-      process.execPath, "--single-threaded", "--no-liftoff", self, "--child", dir, name, String(n)],
+      process.execPath, "--single-threaded", "--predictable", "--predictable-gc-schedule", "--no-liftoff", self, "--child", dir, name, String(n)],
     { encoding: "utf8", maxBuffer: 1 << 24 },
   );
   const refs = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? "");

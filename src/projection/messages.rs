@@ -262,8 +262,15 @@ fn group_key(ev: Ev<'_>, ty: &str) -> Option<String> {
     Some(key)
 }
 
+/// How many characters of `s` are not white space (a byte count when `s` is ASCII).
 fn nonws_count(s: &str) -> usize {
-    s.chars().filter(|c| !is_js_whitespace(*c)).count()
+    match s.is_ascii() {
+        true => s
+            .bytes()
+            .filter(|b| !matches!(b, b'\t'..=b'\r' | b' '))
+            .count(),
+        false => s.chars().filter(|c| !is_js_whitespace(*c)).count(),
+    }
 }
 
 fn strip_ws(s: &str) -> String {
@@ -711,5 +718,32 @@ impl MessagesAcc {
     pub fn patch_ops(&mut self, path: &[Seg], out: &mut Vec<PatchOp>) {
         let change = self.tracker.take(self.items.len());
         list_ops_by_value(path, change, &mut self.sent, &self.items, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ASCII count is the character count of every white space JS knows in ASCII (tab, line
+    /// feed, vertical tab, form feed, carriage return, space) and of none else.
+    #[test]
+    fn nonws_count_counts_characters_as_js_does() {
+        let each = |s: &str| s.chars().filter(|c| !is_js_whitespace(*c)).count();
+        let mut all_ascii = String::new();
+        for b in 0u8..128 {
+            all_ascii.push(char::from(b));
+        }
+        for s in [
+            "",
+            " \t\n\u{b}\u{c}\r",
+            "a b\tc\nd\u{b}e\u{c}f\rg",
+            all_ascii.as_str(),
+            "x\u{a0}y\u{3000}z\u{feff}",
+            "中文 文本\u{2028}",
+        ] {
+            assert_eq!(nonws_count(s), each(s), "{s:?}");
+        }
+        assert_eq!(nonws_count(&all_ascii), 128 - 6);
     }
 }

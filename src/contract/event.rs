@@ -419,6 +419,7 @@ impl<'a> Field<'a> {
     }
 
     /// The field as a JSON value (a string field copied into one).
+    #[cfg(test)]
     pub fn to_value(self) -> std::borrow::Cow<'a, Value> {
         match self {
             Field::Str(s) => std::borrow::Cow::Owned(Value::String(s.to_owned())),

@@ -192,7 +192,6 @@ macro_rules! refuse_json {
         }
     };
 }
-pub(crate) use refuse_json;
 
 /// A visitor of objects (its `visit_map`) that also reads `null`, as `None`: a list's slot for
 /// an item its reader leaves out. Anything else does not read.

@@ -5,16 +5,16 @@
 //!
 //! A field holding a string keeps it borrowed from the text when it has no escape (no copy until
 //! a view makes an output value of it); other values are parsed as [`super::json::parse_value`]
-//! parses them, with `JSON.parse`'s rule for a name given twice (the last value; an unknown name keeps its first position). Only objects are
-//! records: any other JSON value is refused, and callers read such text the usual way for the
-//! error it gives.
+//! parses them, with `JSON.parse`'s rule for a name given twice (the last value; an unknown
+//! name keeps its first position). Only objects are records: any other JSON value is refused,
+//! and callers read such text the usual way for the error it gives.
 
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::event::{deeper_than, field_slot, Ev, EvIndex, Field, EVENT_FIELDS, MAX_EVENT_DEPTH};
-use super::json::{refuse_json, OrNull, TextSeed, TextValue, ValueSeed};
+use super::json::{OrNull, TextSeed, TextValue, ValueSeed};
 
 /// A record's field as [`Ev`] reads it.
 fn field<'s>(slot: &'s TextValue<'_>) -> Field<'s> {
@@ -120,7 +120,8 @@ impl<'de> Visitor<'de> for NameSeed {
     }
 }
 
-/// The record of an object; any other value is an error.
+/// The record of an object. Read only through [`OrNull`] ([`MaybeRecord`]), which answers
+/// every other value (`null` as none, anything else an error).
 struct RecordVisitor;
 
 const NOT_AN_OBJECT: &str = "not an object";
@@ -146,7 +147,6 @@ impl<'de> Visitor<'de> for RecordVisitor {
         }
         Ok(record)
     }
-    refuse_json!('de, NOT_AN_OBJECT; bool, i64, u64, f64, str, unit, seq);
 }
 
 /// An event record, or `null` (`None`): a list's slot for an event its reader leaves out.

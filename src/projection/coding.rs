@@ -60,11 +60,6 @@ fn get<'a>(rec: Option<&'a Rec>, k: &str) -> Option<&'a Value> {
     rec.and_then(|r| r.get(k))
 }
 
-/// An event field as a value: absent is `Undef`, `null` stays `Null`.
-fn field(ev: Ev<'_>, k: &str) -> Val {
-    ev.val(k)
-}
-
 fn opt(s: Option<&str>) -> Val {
     Val::opt_str(s)
 }
@@ -337,7 +332,7 @@ fn event_path(ev: Ev<'_>) -> Option<&str> {
 }
 
 fn artifact_refs_field(ev: Ev<'_>) -> Val {
-    or(field(ev, "artifactRefs"), Val::arr(Vec::new()))
+    or(ev.val("artifactRefs"), Val::arr(Vec::new()))
 }
 
 fn collect_files(events: &[Ev<'_>]) -> Vec<Obj> {
@@ -351,15 +346,15 @@ fn collect_files(events: &[Ev<'_>]) -> Vec<Obj> {
         let file = Obj::new()
             .k("id", Val::str(path))
             .k("path", Val::str(path))
-            .k("status", field(ev, "status"))
-            .k("title", field(ev, "title"))
+            .k("status", ev.val("status"))
+            .k("title", ev.val("title"))
             .k("artifactRefs", artifact_refs_field(ev))
             .k(
                 "checkpointRef",
                 opt(ev.raw_str(&["checkpointRef", "checkpointId"])),
             )
             .k("contentRef", opt(ev.raw_str(&["contentRef"])))
-            .k("latestEventId", field(ev, "id"));
+            .k("latestEventId", ev.val("id"));
         files.set(path, file);
     }
     files.items
@@ -373,9 +368,9 @@ fn collect_changes(events: &[Ev<'_>]) -> Vec<Obj> {
             let path = event_path(ev)?;
             Some(
                 Obj::new()
-                    .k("id", field(ev, "id"))
+                    .k("id", ev.val("id"))
                     .k("path", Val::str(path))
-                    .k("status", field(ev, "status"))
+                    .k("status", ev.val("status"))
                     .k("changeKind", opt(ev.raw_str(&["changeKind", "operation"])))
                     .k("artifactRefs", artifact_refs_field(ev))
                     .k(
@@ -387,7 +382,7 @@ fn collect_changes(events: &[Ev<'_>]) -> Vec<Obj> {
                         "preview",
                         sopt(preview320(ev.raw_str(&["preview", "summary"]))),
                     )
-                    .k("sourceEventId", field(ev, "id")),
+                    .k("sourceEventId", ev.val("id")),
             )
         })
         .collect()
@@ -734,12 +729,12 @@ fn collect_patches(events: &[Ev<'_>]) -> Vec<Obj> {
         let prev = map.get(id);
         let obj = Obj::new()
             .k("patchId", Val::str(id))
-            .k("status", field(ev, "status"))
-            .k("title", field(ev, "title"))
+            .k("status", ev.val("status"))
+            .k("title", ev.val("title"))
             .k("path", prev_or(prev, "path", opt(event_path(ev))))
             .k(
                 "toolCallId",
-                prev_or(prev, "toolCallId", field(ev, "toolCallId")),
+                prev_or(prev, "toolCallId", ev.val("toolCallId")),
             )
             .k(
                 "diffRef",
@@ -766,7 +761,7 @@ fn collect_patches(events: &[Ev<'_>]) -> Vec<Obj> {
         if let Some(p) = map.index.get(id).and_then(|&i| map.items.get_mut(i)) {
             lists = std::mem::take(&mut p.lists);
         }
-        lists.source_event_ids.push(field(ev, "id"));
+        lists.source_event_ids.push(ev.val("id"));
         map.set(
             id,
             Entry {
@@ -796,8 +791,8 @@ fn collect_commands(events: &[Ev<'_>]) -> Vec<Obj> {
         let payload = ev.payload();
         let mut obj = Obj::new()
             .k("commandId", Val::str(id))
-            .k("status", field(ev, "status"))
-            .k("title", field(ev, "title"))
+            .k("status", ev.val("status"))
+            .k("title", ev.val("title"))
             .k("command", command_text(ev, prev, "command", &["command"]))
             .k(
                 "canonicalCommand",
@@ -864,7 +859,7 @@ fn collect_commands(events: &[Ev<'_>]) -> Vec<Obj> {
             push_unique(&mut lists.argv, &mut lists.argv_seen, Val::str(a));
         }
         add_output_refs(&mut lists, ev);
-        lists.source_event_ids.push(field(ev, "id"));
+        lists.source_event_ids.push(ev.val("id"));
         map.set(
             id,
             Entry {
@@ -892,8 +887,8 @@ fn collect_tests(events: &[Ev<'_>]) -> Vec<Obj> {
         let prev = map.get(id);
         let obj = Obj::new()
             .k("testRunId", Val::str(id))
-            .k("status", field(ev, "status"))
-            .k("title", field(ev, "title"))
+            .k("status", ev.val("status"))
+            .k("title", ev.val("title"))
             .k(
                 "commandId",
                 prev_or(prev, "commandId", opt(ev.raw_str(&["commandId"]))),
@@ -945,7 +940,7 @@ fn collect_tests(events: &[Ev<'_>]) -> Vec<Obj> {
             lists = std::mem::take(&mut p.lists);
         }
         add_output_refs(&mut lists, ev);
-        lists.source_event_ids.push(field(ev, "id"));
+        lists.source_event_ids.push(ev.val("id"));
         map.set(
             id,
             Entry {
@@ -1530,7 +1525,7 @@ pub fn project_coding_workbench_view_of(
         .filter(|d| match d.get("sourceEventId").unwrap_or(&Val::Undef) {
             Val::Str(s) => coding_ids.contains(&**s),
             Val::Num(n) if n.is_nan() => false,
-            sid => coding.iter().any(|e| deep_equal(&field(*e, "id"), sid)),
+            sid => coding.iter().any(|e| deep_equal(&e.val("id"), sid)),
         })
         .cloned()
         .collect();
@@ -1539,7 +1534,7 @@ pub fn project_coding_workbench_view_of(
     let latest = coding.last().copied();
     let rm_str = |a: &str, b: &str| vstr(&[get(rm, a), get(rm, b)]);
     let id = or(
-        latest.map(|e| field(e, "turnId")).unwrap_or(Val::Undef),
+        latest.map(|e| e.val("turnId")).unwrap_or(Val::Undef),
         or(
             runtime.get("activeTurnId").cloned().unwrap_or(Val::Undef),
             opt(rm_str("active_turn_id", "activeTurnId")
@@ -1548,7 +1543,7 @@ pub fn project_coding_workbench_view_of(
         ),
     );
     let title = or(
-        latest.map(|e| field(e, "title")).unwrap_or(Val::Undef),
+        latest.map(|e| e.val("title")).unwrap_or(Val::Undef),
         Val::str("Coding Workbench"),
     );
     let last_running = |items: &[Obj], key: &str| {
@@ -1583,7 +1578,7 @@ pub fn project_coding_workbench_view_of(
         .k("activeTestRunId", active_test)
         .k(
             "sourceEventId",
-            latest.map(|e| field(e, "id")).unwrap_or(Val::Undef),
+            latest.map(|e| e.val("id")).unwrap_or(Val::Undef),
         );
 
     let tab = if tests.iter().any(|t| status_of(t) == Some("failed")) || !commands.is_empty() {

@@ -74,11 +74,6 @@ fn is_active_status(s: Option<&str>) -> bool {
     matches!(s, Some("pending" | "running" | "blocked"))
 }
 
-/// An event field as a value: absent is `Undef`, `null` stays `Null`.
-fn field(ev: Ev<'_>, k: &str) -> Val {
-    ev.val(k)
-}
-
 /// JS `a ?? b`.
 fn or_else(a: Val, b: impl FnOnce() -> Val) -> Val {
     if a.is_nullish() {
@@ -150,7 +145,7 @@ pub fn check(ev: Ev<'_>) -> Result<(), Odd> {
 fn parent_thread_id(ev: Ev<'_>) -> Val {
     match ev.raw_str(&["parentThreadId", "parent_thread_id"]) {
         Some(s) => Val::str(s),
-        None => field(ev, "threadId"),
+        None => ev.val("threadId"),
     }
 }
 
@@ -589,20 +584,20 @@ impl SubagentsAcc {
 
         self.activities.push(
             Obj::new()
-                .c("activityId", field(ev, "id"))
+                .c("activityId", ev.val("id"))
                 .c("threadId", Val::str(tid))
-                .c("sourceEventId", field(ev, "id"))
+                .c("sourceEventId", ev.val("id"))
                 .c("kind", Val::lit(activity_kind(cls, status)))
-                .c("status", field(ev, "status"))
-                .c("title", field(ev, "title"))
-                .c("createdAt", field(ev, "createdAt"))
+                .c("status", ev.val("status"))
+                .c("title", ev.val("title"))
+                .c("createdAt", ev.val("createdAt"))
                 .k("collaboration", collab.clone())
                 .into_val(),
         );
 
         if is_delegation(cls) {
             let parent = parent_thread_id(ev);
-            let call_id = or_else(field(ev, "handoffId"), || {
+            let call_id = or_else(ev.val("handoffId"), || {
                 match ev.raw_str(&["callId", "delegationCallId"]) {
                     Some(s) => Val::str(s),
                     None => {
@@ -617,15 +612,15 @@ impl SubagentsAcc {
             });
             let d = Obj::new()
                 .c("callId", call_id.clone())
-                .c("sourceEventId", field(ev, "id"))
+                .c("sourceEventId", ev.val("id"))
                 .c("action", Val::lit(delegation_action(cls)))
                 .c("parentThreadId", parent)
                 .c("targetThreadIds", Val::arr(vec![Val::str(tid)]))
-                .c("status", field(ev, "status"))
-                .c("title", field(ev, "title"))
+                .c("status", ev.val("status"))
+                .c("title", ev.val("title"))
                 .c("promptPreview", prompt_preview(ev))
-                .c("createdAt", field(ev, "createdAt"))
-                .c("completedAt", field(ev, "completedAt"))
+                .c("createdAt", ev.val("createdAt"))
+                .c("completedAt", ev.val("completedAt"))
                 .k("collaboration", collab)
                 .into_val();
             let key = call_id.key();
@@ -829,12 +824,12 @@ fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val
     }
     s[S_THREAD_ID] = Val::str(tid);
     let sub = std::mem::take(&mut s[S_SUBAGENT_ID]);
-    s[S_SUBAGENT_ID] = or_else(field(ev, "subagentId"), || or_else(sub, || Val::str(tid)));
+    s[S_SUBAGENT_ID] = or_else(ev.val("subagentId"), || or_else(sub, || Val::str(tid)));
     first(&mut s[S_PARENT_THREAD_ID], || parent_thread_id(ev));
     first(&mut s[S_PARENT_TASK_ID], || {
         raw(ev, &["parentTaskId", "parent_task_id"])
     });
-    first(&mut s[S_TASK_ID], || field(ev, "taskId"));
+    first(&mut s[S_TASK_ID], || ev.val("taskId"));
     first(&mut s[S_TASK_PATH], || {
         raw(ev, &["taskPath", "task_path", "agentPath", "agent_path"])
     });
@@ -845,22 +840,22 @@ fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val
         raw(ev, &["nickname", "agentNickname", "agent_nickname"])
     });
     if is_new || sets_status(ev.cls(), ev.status()) {
-        s[S_STATUS] = field(ev, "status");
+        s[S_STATUS] = ev.val("status");
     }
-    first(&mut s[S_TITLE], || field(ev, "title"));
+    first(&mut s[S_TITLE], || ev.val("title"));
     if let Some(sum) = ev.raw_str(&["summary", "resultSummary", "outputSummary"]) {
         s[S_SUMMARY] = Val::str(sum);
     }
     first(&mut s[S_PROMPT_PREVIEW], || prompt_preview(ev));
     let last = std::mem::take(&mut s[S_LAST_ACTIVITY_AT]);
-    s[S_LAST_ACTIVITY_AT] = or_else(field(ev, "completedAt"), || {
-        or_else(field(ev, "createdAt"), || last)
+    s[S_LAST_ACTIVITY_AT] = or_else(ev.val("completedAt"), || {
+        or_else(ev.val("createdAt"), || last)
     });
-    first(&mut s[S_CREATED_AT], || field(ev, "createdAt"));
+    first(&mut s[S_CREATED_AT], || ev.val("createdAt"));
     let done = std::mem::take(&mut s[S_COMPLETED_AT]);
-    s[S_COMPLETED_AT] = or_else(field(ev, "completedAt"), || {
+    s[S_COMPLETED_AT] = or_else(ev.val("completedAt"), || {
         if is_terminal_status(ev.status()) {
-            field(ev, "createdAt")
+            ev.val("createdAt")
         } else {
             done
         }
@@ -874,7 +869,7 @@ fn merge_thread(t: &mut Thread, ev: Ev<'_>, tid: &str, is_new: bool, collab: Val
     for r in refs {
         t.evidence_refs.insert(r);
     }
-    t.source_event_ids.insert(field(ev, "id"));
+    t.source_event_ids.insert(ev.val("id"));
     first(&mut t.isolation, || isolation(ev));
     if !collab.is_undef() {
         t.collaboration = collab;

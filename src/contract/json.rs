@@ -11,7 +11,8 @@ use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
-use super::val::{wire_string, Obj, Val};
+use super::record::NameSeed;
+use super::val::{wire_string, Key, Obj, Val};
 
 /// Parse one JSON text (trailing non-whitespace is an error, as with `serde_json::from_str`).
 pub fn parse_value(text: &str) -> Result<Value, serde_json::Error> {
@@ -281,9 +282,9 @@ impl<'de> Visitor<'de> for WireValSeed {
         Ok(Val::arr(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
-        let mut members: Vec<(String, Val)> = Vec::with_capacity(8);
-        while let Some(k) = map.next_key::<String>()? {
-            members.push((k, map.next_value_seed(WireValSeed)?));
+        let mut members: Vec<(Key, Val)> = Vec::with_capacity(8);
+        while let Some(k) = map.next_key_seed(NameSeed)? {
+            members.push((Key::dynamic(&k), map.next_value_seed(WireValSeed)?));
         }
         Ok(Obj::from_members(members).into_val())
     }

@@ -145,27 +145,30 @@ impl Obj {
     /// The object `JSON.parse` makes of `members` in text order: a key given twice keeps its
     /// first position and its last value, and canonical array-index keys go first, ascending.
     /// Linear in the members (a large object finds its repeats through a hashed map).
-    pub fn from_members(members: Vec<(String, Val)>) -> Obj {
+    pub fn from_members(members: Vec<(Key, Val)>) -> Obj {
         let mut out = Obj::with_capacity(members.len());
         if members.len() <= SMALL_OBJECT {
             for (k, v) in members {
-                out.set_dyn(&k, v);
+                match out.get_mut(&k) {
+                    Some(slot) => *slot = v,
+                    None => out.insert_new(k, v),
+                }
             }
             return out;
         }
         // Each key's last position, in the order of its first (serde_json's map).
         let mut last = serde_json::Map::with_capacity(members.len());
-        let mut values = Vec::with_capacity(members.len());
+        let mut slots = Vec::with_capacity(members.len());
         for (i, (k, v)) in members.into_iter().enumerate() {
-            last.insert(k, serde_json::Value::from(i));
-            values.push(Some(v));
+            last.insert(k.to_string(), serde_json::Value::from(i));
+            slots.push(Some((k, v)));
         }
-        for (k, at) in ordered_entries(&last) {
-            let v = at
+        for (_, at) in ordered_entries(&last) {
+            let member = at
                 .as_u64()
-                .and_then(|i| values.get_mut(usize::try_from(i).ok()?))
+                .and_then(|i| slots.get_mut(usize::try_from(i).ok()?))
                 .and_then(Option::take);
-            out.entries.push((Key::dynamic(k), v.unwrap_or_default()));
+            out.entries.extend(member);
         }
         out
     }

@@ -1,7 +1,7 @@
 //! Incremental output: the patch protocol of `docs/design.md` and dirty tracking for arrays.
 
 use crate::contract::tape::{Tape, TapeTooLong, Writer};
-use crate::contract::val::{StrSource, Val};
+use crate::contract::val::{Key, StrSource, Val};
 
 /// One segment of a state path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq)]
@@ -10,6 +10,16 @@ pub enum Seg {
     /// An object key known only at run time.
     Name(std::rc::Rc<str>),
     Index(usize),
+}
+
+impl Seg {
+    /// The segment of an object's key as the object keeps it (no copy of the name).
+    pub fn of(k: &Key) -> Seg {
+        match k {
+            Key::S(s) => Seg::Key(s),
+            Key::D(s) => Seg::Name(s.clone()),
+        }
+    }
 }
 
 /// One patch operation.
@@ -283,9 +293,9 @@ fn diff_into(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
             if std::rc::Rc::ptr_eq(x, y) {
                 return;
             }
-            for (k, bv) in y.iter() {
-                let Some(av) = x.get(k) else { continue };
-                path.push(Seg::Name(std::rc::Rc::from(k)));
+            // Same shape: the same keys in the same order.
+            for ((_, av), (k, bv)) in x.entries().zip(y.entries()) {
+                path.push(Seg::of(k));
                 diff_child(av, bv, path, out);
                 path.pop();
             }
@@ -305,12 +315,12 @@ fn diff_into(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
 }
 
 fn diff_child(a: &Val, b: &Val, path: &mut Vec<Seg>, out: &mut Vec<PatchOp>) {
-    if crate::contract::val::equal_in_order(a, b) {
-        return;
-    }
+    // Containers of one shape are compared member by member once (equal ones give no op); two
+    // of different shapes are never equal.
     match (a, b) {
         _ if same_shape(a, b) => diff_into(a, b, path, out),
         (Val::Arr(x), Val::Arr(y)) => resize_into(x, y, path, out),
+        _ if crate::contract::val::equal_in_order(a, b) => {}
         _ => out.push(PatchOp::Replace {
             path: path.clone(),
             value: b.clone(),
@@ -348,13 +358,13 @@ pub fn slot_ops(path: &[Seg], i: usize, old: &Val, new: &Val, out: &mut Vec<Patc
     if a.len() != b.len() || !a.keys().eq(b.keys()) {
         return false;
     }
-    let at = |k: &str| {
+    let at = |k: &Key| {
         let mut p = path.to_vec();
         p.push(Seg::Index(i));
-        p.push(Seg::Name(std::rc::Rc::from(k)));
+        p.push(Seg::of(k));
         p
     };
-    for ((k, av), (_, bv)) in a.iter().zip(b.iter()) {
+    for ((k, av), (_, bv)) in a.entries().zip(b.entries()) {
         match (av, bv) {
             (Val::Str(x), Val::Str(y))
                 if x.len() >= MIN_APPEND_BYTES && y.len() > x.len() && extends(y, x) =>

@@ -3,6 +3,7 @@
 //! the active deltas touch.
 
 use crate::contract::fxhash::HashMap;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -64,6 +65,9 @@ pub struct Prepared {
 }
 
 fn decode_token(t: &str) -> String {
+    if !t.contains('~') {
+        return t.to_owned();
+    }
     replace_all(&replace_all(t, "~1", "/"), "~0", "~")
 }
 
@@ -681,19 +685,24 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
     };
     let mut out: Vec<Val> = Vec::with_capacity(list.len());
     let mut by_id: HashMap<String, usize> = HashMap::default();
+    // The id's type, then its text.
     let key = |v: &Val| -> Option<String> {
-        match v {
-            Val::Undef => Some("u".into()),
-            Val::Null => Some("n".into()),
-            Val::Bool(b) => Some(format!("b{b}")),
+        let (tag, text) = match v {
+            Val::Undef => ('u', Cow::Borrowed("")),
+            Val::Null => ('n', Cow::Borrowed("")),
+            Val::Bool(b) => ('b', Cow::Borrowed(if *b { "true" } else { "false" })),
             // Equal numbers (0 and -0 too) print the same, distinct ones differently.
-            Val::Num(n) => Some(format!("d{}", js_number_to_string(*n))),
-            Val::Str(s) => Some(format!("s{s}")),
+            Val::Num(n) => ('d', Cow::Owned(js_number_to_string(*n))),
+            Val::Str(s) => ('s', Cow::Borrowed(&**s)),
             // A record or a list: the reference's Map compares it by identity; here by its text,
             // as a view and the read model's list hold the same event's value.
-            Val::Obj(_) | Val::Arr(_) => Some(format!("o{}", v.to_json())),
-            _ => None,
-        }
+            Val::Obj(_) | Val::Arr(_) => ('o', Cow::Owned(v.to_json())),
+            _ => return None,
+        };
+        let mut k = String::with_capacity(text.len() + 1);
+        k.push(tag);
+        k.push_str(&text);
+        Some(k)
     };
     for r in list.iter() {
         let id = match r {
@@ -706,14 +715,15 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
             Val::Obj(o) => o.get("id").cloned().unwrap_or_default(),
             _ => Val::Undef,
         };
-        match key(&id).and_then(|k| by_id.get(&k).copied()) {
+        let k = key(&id);
+        match k.as_ref().and_then(|k| by_id.get(k).copied()) {
             Some(p) => {
                 if let Some(s) = out.get_mut(p) {
                     *s = r.clone();
                 }
             }
             None => {
-                if let Some(k) = key(&id) {
+                if let Some(k) = k {
                     by_id.insert(k, out.len());
                 }
                 out.push(r.clone());

@@ -423,7 +423,12 @@ impl WasmStateDeltaPass {
     pub fn new(len: usize, single: bool, first: usize) -> Result<WasmStateDeltaPass, JsError> {
         let inner = with_input(len, |text| {
             if single {
-                return Ok(WholeStatePass::of_event(Ev::of(&parse(text)?)));
+                // Read as a record (its strings borrowed); a text that is not an event object
+                // is parsed for its error, or read as the value it is.
+                return Ok(match EventRecord::parse(text) {
+                    Some(r) => WholeStatePass::of_event(r.ev(&r.index())),
+                    None => WholeStatePass::of_event(Ev::of(&parse(text)?)),
+                });
             }
             let throws = |(i, odd): (usize, Odd)| {
                 JsError::new(&format!("events[{}]: {odd}", first.saturating_add(i)))

@@ -575,7 +575,7 @@ function runDeltaPass(pass, state, what) {
 
 /** One run of `pass` over what of `state` it needs; `{state, applied, error}` or `{retry}`. */
 function deltaPassOver(pass, state, what, withDiagnostics) {
-  const need = needOf(JSON.parse(call(what, () => pass.needed(withDiagnostics))));
+  const need = needOfText(call(what, () => pass.needed(withDiagnostics)));
   const kept = [];
   const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
   const text = encodeWire(neededPart(state, need, keep));
@@ -593,6 +593,24 @@ const REF_STRING_LENGTH = 24;
 /** Whether a value the pass does not read crosses as a reference (else as itself). */
 const keptAsRef = (value) =>
   typeof value === "string" ? value.length >= REF_STRING_LENGTH : value !== null && typeof value === "object";
+
+/**
+ * `needOf` the paths a pass gives as JSON text. The tree is a function of the text alone and is
+ * only read, so the trees of the last texts seen are kept: a state's ref views give every pass
+ * the same paths, and deltas that write the same places the same text.
+ */
+function needOfText(text) {
+  let need = needsByText.get(text);
+  if (need === undefined) {
+    need = needOf(JSON.parse(text));
+    if (needsByText.size >= NEEDS_KEPT) needsByText.clear();
+    needsByText.set(text, need);
+  }
+  return need;
+}
+
+const needsByText = new Map();
+const NEEDS_KEPT = 64;
 
 /**
  * The tree of what a delta pass needs, from its paths (`[whole, token, ...]`,

@@ -597,12 +597,14 @@ const keptAsRef = (value) =>
 /**
  * `needOf` the paths a pass gives as JSON text. The tree is a function of the text alone and is
  * only read, so the trees of the last texts seen are kept: a state's ref views give every pass
- * the same paths, and deltas that write the same places the same text.
+ * the same paths, and deltas that write the same places the same text. Only short texts are
+ * kept (the cache holds at most `NEEDS_KEPT` of `NEED_TEXT_KEPT` units).
  */
 function needOfText(text) {
   let need = needsByText.get(text);
   if (need === undefined) {
     need = needOf(JSON.parse(text));
+    if (text.length > NEED_TEXT_KEPT) return need;
     if (needsByText.size >= NEEDS_KEPT) needsByText.clear();
     needsByText.set(text, need);
   }
@@ -611,6 +613,7 @@ function needOfText(text) {
 
 const needsByText = new Map();
 const NEEDS_KEPT = 64;
+const NEED_TEXT_KEPT = 4096;
 
 /**
  * The tree of what a delta pass needs, from its paths (`[whole, token, ...]`,

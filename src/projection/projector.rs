@@ -1156,7 +1156,9 @@ impl<'a> ProjectorCore<'a> {
             ($key:literal, $items:expr, $tracker:expr) => {
                 list!($key, $tracker.sync($items.len()), {
                     let ch = $tracker.take($items.len());
-                    ops.extend(list_op(ptr_keys(&[$key]), ch, &$items));
+                    if ch != ListChange::None {
+                        ops.extend(list_op(ptr_keys(&[$key]), ch, &$items));
+                    }
                 })
             };
         }

@@ -7,7 +7,7 @@ use crate::contract::fxhash::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::normalization::{ev_val, record};
-use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use super::patch::{list_op, ListChange, ListTracker, PatchOp, Seg};
 use super::templates;
 use crate::contract::event::{Ev, Odd};
 use crate::contract::js::js_string_to_number;
@@ -586,7 +586,9 @@ impl ReadModelAcc {
         };
         if !skip("events") {
             let ch = self.t_events.take(self.projections.len());
-            out.extend(list_op(p("events"), ch, &self.projections));
+            if ch != ListChange::None {
+                out.extend(list_op(p("events"), ch, &self.projections));
+            }
         }
         if !skip("visibleEvents") && self.visible_dirty {
             out.push(PatchOp::Replace {
@@ -613,7 +615,9 @@ impl ReadModelAcc {
         ] {
             if !skip(k) {
                 let ch = set.tracker.take(set.items.len());
-                out.extend(list_op(p(k), ch, &set.items));
+                if ch != ListChange::None {
+                    out.extend(list_op(p(k), ch, &set.items));
+                }
             }
         }
         self.visible_dirty = false;

@@ -351,13 +351,14 @@ impl McpPatch {
         self.changed = false;
         let ch = self.tools.tracker.take(self.tools.items.len());
         out.extend(list_op(
-            vec![Seg::Key("mcp"), Seg::Key("tools")],
+            &[Seg::Key("mcp")],
+            &[Seg::Key("tools")],
             ch,
             &self.tools.items,
         ));
         for (k, l) in ID_KEYS.into_iter().zip(self.id_lists.iter_mut()) {
             let ch = l.tracker.take(l.items.len());
-            out.extend(list_op(vec![Seg::Key("mcp"), Seg::Key(k)], ch, &l.items));
+            out.extend(list_op(&[Seg::Key("mcp")], &[Seg::Key(k)], ch, &l.items));
         }
         let mut dirty = std::mem::take(&mut self.dirty_servers);
         crate::contract::order::sort_indexes(&mut dirty);
@@ -389,7 +390,12 @@ impl McpPatch {
             }
             s.sent = Some(now);
             let ch = s.ids_tracker.take(s.event_ids.len());
-            out.extend(list_op(base("eventIds"), ch, &s.event_ids));
+            out.extend(list_op(
+                &[Seg::Key("mcp"), Seg::Key("servers"), Seg::Index(i)],
+                &[Seg::Key("eventIds")],
+                ch,
+                &s.event_ids,
+            ));
         }
     }
 }

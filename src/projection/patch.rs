@@ -418,7 +418,7 @@ pub fn list_ops_by_slot(
 ) -> Vec<usize> {
     let ListChange::Slots { len, idx } = change else {
         let all = change == ListChange::All;
-        out.extend(list_op(path.to_vec(), change, items));
+        out.extend(list_op(path, &[], change, items));
         return if all {
             (0..items.len()).collect()
         } else {
@@ -550,16 +550,18 @@ impl ListTracker {
     }
 }
 
-/// Turn a `ListChange` over `items` into a patch op at `path` (none when nothing changed).
-pub fn list_op(path: Vec<Seg>, change: ListChange, items: &[Val]) -> Option<PatchOp> {
+/// Turn a `ListChange` over `items` into a patch op at the path `base` then `tail` (none when
+/// nothing changed, and then no path is made).
+pub fn list_op(base: &[Seg], tail: &[Seg], change: ListChange, items: &[Val]) -> Option<PatchOp> {
+    let path = || [base, tail].concat();
     match change {
         ListChange::None => None,
         ListChange::All => Some(PatchOp::Replace {
-            path,
+            path: path(),
             value: Val::arr(items.to_vec()),
         }),
         ListChange::Slots { len, idx } => Some(PatchOp::List {
-            path,
+            path: path(),
             len,
             set: idx
                 .into_iter()

@@ -1156,9 +1156,7 @@ impl<'a> ProjectorCore<'a> {
             ($key:literal, $items:expr, $tracker:expr) => {
                 list!($key, $tracker.sync($items.len()), {
                     let ch = $tracker.take($items.len());
-                    if ch != ListChange::None {
-                        ops.extend(list_op(ptr_keys(&[$key]), ch, &$items));
-                    }
+                    ops.extend(list_op(&[], &[Seg::Key($key)], ch, &$items));
                 })
             };
         }

@@ -7,7 +7,7 @@ use crate::contract::fxhash::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::normalization::{ev_val, record};
-use super::patch::{list_op, ListChange, ListTracker, PatchOp, Seg};
+use super::patch::{list_op, ListTracker, PatchOp, Seg};
 use super::templates;
 use crate::contract::event::{Ev, Odd};
 use crate::contract::js::js_string_to_number;
@@ -586,9 +586,7 @@ impl ReadModelAcc {
         };
         if !skip("events") {
             let ch = self.t_events.take(self.projections.len());
-            if ch != ListChange::None {
-                out.extend(list_op(p("events"), ch, &self.projections));
-            }
+            out.extend(list_op(base, &[Seg::Key("events")], ch, &self.projections));
         }
         if !skip("visibleEvents") && self.visible_dirty {
             out.push(PatchOp::Replace {
@@ -615,9 +613,7 @@ impl ReadModelAcc {
         ] {
             if !skip(k) {
                 let ch = set.tracker.take(set.items.len());
-                if ch != ListChange::None {
-                    out.extend(list_op(p(k), ch, &set.items));
-                }
+                out.extend(list_op(base, &[Seg::Key(k)], ch, &set.items));
             }
         }
         self.visible_dirty = false;
@@ -629,11 +625,11 @@ impl ReadModelAcc {
     pub fn bucket_ops(&mut self, tools: bool, actions: bool, out: &mut Vec<PatchOp>) {
         if tools {
             let ch = self.t_tools.take(self.tools.len());
-            out.extend(list_op(vec![Seg::Key("tools")], ch, &self.tools));
+            out.extend(list_op(&[], &[Seg::Key("tools")], ch, &self.tools));
         }
         if actions {
             let ch = self.t_actions.take(self.actions.len());
-            out.extend(list_op(vec![Seg::Key("actions")], ch, &self.actions));
+            out.extend(list_op(&[], &[Seg::Key("actions")], ch, &self.actions));
         }
     }
 

@@ -737,13 +737,14 @@ impl SubagentsAcc {
                     });
                 }
             }
+            let thread = tp(&[]);
             for (k, l) in [
                 ("artifactRefs", &mut t.artifact_refs),
                 ("evidenceRefs", &mut t.evidence_refs),
                 ("sourceEventIds", &mut t.source_event_ids),
             ] {
                 let change = l.tracker.take(l.items.len());
-                out.extend(list_op(tp(&[Seg::Key(k)]), change, &l.items));
+                out.extend(list_op(&thread, &[Seg::Key(k)], change, &l.items));
             }
             t.sent = Some(SentThread {
                 scalars: t.scalars.clone(),
@@ -770,13 +771,15 @@ impl SubagentsAcc {
 
         let change = self.delegation_tracker.take(self.delegations.len());
         out.extend(list_op(
-            path(&[Seg::Key("delegationCalls")]),
+            base,
+            &[Seg::Key("delegationCalls")],
             change,
             &self.delegations,
         ));
         let change = self.activity_tracker.take(self.activities.len());
         out.extend(list_op(
-            path(&[Seg::Key("activities")]),
+            base,
+            &[Seg::Key("activities")],
             change,
             &self.activities,
         ));

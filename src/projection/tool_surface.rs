@@ -11,7 +11,7 @@ use super::normalization::{
     defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
     read_string_field, truncate_text, unique_strings, unique_trimmed,
 };
-use super::patch::{list_op, list_ops_by_value, ListChange, ListTracker, PatchOp, Seg};
+use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{find_part, includes, js_lower, js_trim};
@@ -919,9 +919,12 @@ impl ToolSurfaceAcc {
             .zip(self.lists.iter_mut())
         {
             let ch = l.tracker.take(l.items.len());
-            if ch != ListChange::None {
-                out.extend(list_op(base(k), ch, &l.items));
-            }
+            out.extend(list_op(
+                &[Seg::Key("toolCalls")],
+                &[Seg::Key(k)],
+                ch,
+                &l.items,
+            ));
         }
         if self.family_dirty {
             out.push(PatchOp::Replace {

@@ -115,9 +115,9 @@ struct Keyed<'a> {
 /// Open scopes of one kind, iterated in opening order (JS `Map` insertion order).
 #[derive(Default)]
 struct OpenScopes {
-    slot_of: HashMap<JsKey, u64>,
-    by_slot: OrdMap<u64, (Val, String, String)>,
-    next_slot: u64,
+    slot_of: HashMap<JsKey, usize>,
+    by_slot: OrdMap<usize, (Val, String, String)>,
+    next_slot: usize,
 }
 
 impl OpenScopes {
@@ -127,7 +127,7 @@ impl OpenScopes {
 
     fn open(&mut self, scope: Keyed<'_>, opener_text: String) {
         let slot = self.next_slot;
-        self.next_slot += 1;
+        self.next_slot = self.next_slot.saturating_add(1);
         self.slot_of.insert(scope.key, slot);
         self.by_slot
             .insert(slot, (Val::from_json(scope.src), scope.text, opener_text));

@@ -96,7 +96,8 @@ pub struct Tape {
 /// The member names of every tape written so far, in the order they were first written.
 #[derive(Default)]
 pub struct Names {
-    index: HashMap<Box<str>, u32>,
+    /// (Keyed as the other string maps of the crate are: one compiled map for all.)
+    index: HashMap<std::rc::Rc<str>, usize>,
     /// The indexes of static names (`Key::S`, the projection's own member names) by where
     /// they are in the module: a slot per address, found without hashing or comparing the
     /// name. A static name's address and length always denote the same text.
@@ -139,7 +140,7 @@ impl Names {
     /// The index of `k`, added when there is room (`None`: not in the table, and no room).
     fn of(&mut self, k: &str) -> Option<u32> {
         if let Some(&i) = self.index.get(k) {
-            return Some(i);
+            return u32::try_from(i).ok();
         }
         if self.len() >= NAME_LIMIT {
             return None;
@@ -149,7 +150,7 @@ impl Names {
         let len = u32::try_from(k.len()).ok()?;
         self.text.push_str(k);
         self.spans.extend([start, len]);
-        self.index.insert(k.into(), i);
+        self.index.insert(k.into(), i as usize);
         Some(i)
     }
 }

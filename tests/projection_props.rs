@@ -135,7 +135,14 @@ fn stream(rng: &mut Rng, n: usize) -> Vec<Value> {
                 json!({"id": id, "kind": "note", "eventClass": "reasoning.delta", "status": "running", "title": "R", "detail": rng.pick(&WORDS), "createdAt": "t", "turnId": t})
             }
             2 | 3 => {
-                json!({"id": id, "kind": "model", "eventClass": rng.pick(&["model.delta", "model.delta", "model.completed"]), "status": "running", "title": "M", "createdAt": "t", "turnId": t, "payload": {"messageId": format!("m{}", rng.below(3)), "delta": rng.pick(&WORDS)}})
+                let mut e = json!({"id": id, "kind": "model", "eventClass": rng.pick(&["model.delta", "model.delta", "model.completed"]), "status": "running", "title": "M", "createdAt": "t", "turnId": t, "payload": {"messageId": format!("m{}", rng.below(3)), "delta": rng.pick(&WORDS)}});
+                // No text at all leaves a streamed part's text as it is (its other members
+                // change).
+                if rng.chance(0.2) {
+                    e["payload"] = json!({"messageId": format!("m{}", rng.below(3))});
+                    e["title"] = Value::Null;
+                }
+                e
             }
             4 | 5 => {
                 let title = rng.pick(&["Search", "mcp__srv__list_items", "bash", ""]);

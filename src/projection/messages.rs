@@ -1,6 +1,7 @@
 //! `messages` (spec §3.4): one part per message-like event, stream deltas merged by group,
 //! and proposed-plan blocks of text parts materialized into plan parts. Only the part touched
-//! by an event is rebuilt.
+//! by an event is rebuilt; a stream part's text grows in place, and the part is made again from
+//! it only when the list is read (a delta costs its own length, not the message's).
 
 use crate::contract::fxhash::HashMap;
 
@@ -277,15 +278,16 @@ fn strip_ws(s: &str) -> String {
     s.chars().filter(|c| !is_js_whitespace(*c)).collect()
 }
 
-/// How `merge_text` produced its result.
-#[derive(Clone, Copy, PartialEq)]
+/// How `merge_text` merges two texts.
 enum Merged {
     /// The current text, unchanged.
     Cur,
-    /// The next text replaced it.
-    Next,
-    /// The next text was appended (with a separating space when `spaced`).
-    Joined { spaced: bool },
+    /// The next text replaces it (this value).
+    Next(Val),
+    /// The next text is appended (with a separating space when `spaced`); `next_nonws`: the
+    /// next text's non-whitespace count. Done by the caller ([`join_texts`]), which may grow
+    /// the current text in place.
+    Joined { spaced: bool, next_nonws: usize },
 }
 
 /// The text of a message part, as error messages name it.
@@ -293,41 +295,43 @@ const PART_TEXT: &str = "the text of its message part (payload text, detail or t
 /// The text of the part a stream event continues.
 const CUR_TEXT: &str = "the text of the message part it continues";
 
-/// `mergeStreamText(cur, next)`; `cur_nonws` is the non-whitespace char count of `cur`.
-/// Costs O(|next|) plus the copy of the result, except when `next` is at least as long (in
-/// non-whitespace chars) as `cur`. `Err` where the reference throws: a truthy `next` that is
-/// not a string, or a truthy `cur` that is not a string and not a prefix of `next`.
-fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Result<(Val, Merged), Odd> {
-    let c = match cur {
-        Val::Undef => Val::str(""),
-        v => v.clone(),
-    };
+/// `mergeStreamText(cur, next)`, the join left to the caller (`Merged::Joined`);
+/// `cur_nonws` is the non-whitespace char count of `cur`, and `grown`, when given, is the
+/// text `cur` stands for (a string). Costs O(|next|), except when `next` is at least as long
+/// (in non-whitespace chars) as `cur`. `Err` where the reference throws: a truthy `next` that
+/// is not a string, or a truthy `cur` that is not a string and not a prefix of `next`.
+fn merge_text(cur: &Val, grown: Option<&str>, next: &Val, cur_nonws: usize) -> Result<Merged, Odd> {
     let n = match next {
         Val::Undef => Val::str(""),
         v => v.clone(),
     };
-    if !c.truthy() {
-        return Ok((n, Merged::Next));
+    let cur_truthy = match grown {
+        Some(g) => !g.is_empty(),
+        None => cur.truthy(),
+    };
+    if !cur_truthy {
+        return Ok(Merged::Next(n));
     }
     if !n.truthy() {
-        return Ok((c, Merged::Cur));
+        return Ok(Merged::Cur);
     }
     let Some(ns) = n.as_str() else {
         return Err(Odd::new(PART_TEXT, n.type_name(), OddOp::StringMethod));
     };
-    let Some(cs) = c.as_str() else {
+    let Some(cs) = grown.or(cur.as_str()) else {
         // `next.startsWith(cur)` reads `cur` as `String(cur)`; past that the reference calls
         // `cur.replace`.
-        if ns.starts_with(&*c.to_js_string()) {
-            return Ok((n, Merged::Next));
+        if ns.starts_with(&*cur.to_js_string()) {
+            return Ok(Merged::Next(n));
         }
-        return Err(Odd::new(CUR_TEXT, c.type_name(), OddOp::StringMethod));
+        return Err(Odd::new(CUR_TEXT, cur.type_name(), OddOp::StringMethod));
     };
     if ns.starts_with(cs) {
-        return Ok((n, Merged::Next));
+        return Ok(Merged::Next(n));
     }
-    if cur_nonws > 0 && nonws_count(ns) >= cur_nonws && strip_ws(ns).starts_with(&strip_ws(cs)) {
-        return Ok((n, Merged::Next));
+    let next_nonws = nonws_count(ns);
+    if cur_nonws > 0 && next_nonws >= cur_nonws && strip_ws(ns).starts_with(&strip_ws(cs)) {
+        return Ok(Merged::Next(n));
     }
     let end_ok = cs
         .chars()
@@ -339,14 +343,19 @@ fn merge_text(cur: &Val, next: &Val, cur_nonws: usize) -> Result<(Val, Merged), 
         .next()
         .map(|ch| ch.is_ascii_alphanumeric() || ch == '`' || ch == '(')
         .unwrap_or(false);
-    let spaced = end_ok && start_ok;
-    let mut s = String::with_capacity(cs.len() + ns.len() + 1);
-    s.push_str(cs);
+    Ok(Merged::Joined {
+        spaced: end_ok && start_ok,
+        next_nonws,
+    })
+}
+
+/// Append `next` to `text` as `Merged::Joined { spaced }` joins them.
+fn join_texts(text: &mut String, spaced: bool, next: &str) {
+    text.reserve(next.len() + 1);
     if spaced {
-        s.push(' ');
+        text.push(' ');
     }
-    s.push_str(ns);
-    Ok((Val::string(s), Merged::Joined { spaced }))
+    text.push_str(next);
 }
 
 const PLAN_OPEN: &str = "<proposed_plan";
@@ -366,35 +375,56 @@ fn plan_open_across(cur: &str, spaced: bool, next: &str) -> bool {
         .any(|x| x == PLAN_OPEN.as_bytes())
 }
 
-/// The merged part and its text facts (non-whitespace count, contains `<proposed_plan`).
+/// A stream part merged with the next part of its stream: the part (its `text` member the
+/// current one unless `text` is `Merged::Next`), how its text changes, the next text, and the
+/// merged text's facts (non-whitespace count, contains `<proposed_plan`).
+pub struct MergedPart {
+    part: Val,
+    text: Merged,
+    next_text: Val,
+    nonws: usize,
+    has_plan: bool,
+}
+
+/// `mergeStreamPart(cur, next)`; `grown`: the text `cur`'s stands for, when it grew in place.
 fn merge_part(
     cur: &Val,
+    grown: Option<&str>,
     next: &Val,
     cur_nonws: usize,
     cur_plan: bool,
-) -> Result<(Val, usize, bool), Odd> {
+) -> Result<MergedPart, Odd> {
     let (Some(c), Some(n)) = (cur.as_obj(), next.as_obj()) else {
-        let (w, p) = text_facts(next);
-        return Ok((next.clone(), w, p));
+        let (nonws, has_plan) = text_facts(next);
+        return Ok(MergedPart {
+            part: next.clone(),
+            // The next part replaces the current one, text and all.
+            text: Merged::Next(Val::Undef),
+            next_text: Val::Undef,
+            nonws,
+            has_plan,
+        });
     };
     let g = |o: &Obj, k: &str| o.get(k).cloned().unwrap_or(Val::Undef);
     let mut o = c.clone();
     let cur_text = g(c, "text");
     let next_text = g(n, "text");
-    let (text, how) = merge_text(&cur_text, &next_text, cur_nonws)?;
-    let (nonws, plan) = match how {
+    let text = merge_text(&cur_text, grown, &next_text, cur_nonws)?;
+    let (nonws, has_plan) = match &text {
         Merged::Cur => (cur_nonws, cur_plan),
-        Merged::Next => str_facts(text.as_str()),
-        Merged::Joined { spaced } => {
-            let cs = cur_text.as_str().unwrap_or("");
+        Merged::Next(t) => str_facts(t.as_str()),
+        Merged::Joined { spaced, next_nonws } => {
+            let cs = grown.or(cur_text.as_str()).unwrap_or("");
             let ns = next_text.as_str().unwrap_or("");
             (
-                cur_nonws + nonws_count(ns),
-                cur_plan || includes(ns, PLAN_OPEN) || plan_open_across(cs, spaced, ns),
+                cur_nonws + next_nonws,
+                cur_plan || includes(ns, PLAN_OPEN) || plan_open_across(cs, *spaced, ns),
             )
         }
     };
-    o.set("text", text);
+    if let Merged::Next(t) = &text {
+        o.set("text", t.clone());
+    }
     o.set("state", or_nullish(g(n, "state"), || g(c, "state")));
     o.set("sourceEventId", g(n, "sourceEventId"));
     o.set(
@@ -411,7 +441,13 @@ fn merge_part(
         }
     }
     o.set("refs", Val::arr(refs));
-    Ok((o.into_val(), nonws, plan))
+    Ok(MergedPart {
+        part: o.into_val(),
+        text,
+        next_text,
+        nonws,
+        has_plan,
+    })
 }
 
 /// Would the reference throw materializing this part (`part.text?.includes(...)` on a text
@@ -537,7 +573,17 @@ fn materialize_known(part: &Val, may_have_plan: bool) -> Vec<Val> {
 }
 
 struct Stored {
+    /// The part (its `text` member out of date while `stale`).
     part: Val,
+    /// The text of a stream part its deltas were appended to, grown in place (a delta costs its
+    /// own length, not the message's); made the part's `text` when the list is read
+    /// ([`MessagesAcc::settle`], [`MessagesAcc::items`]).
+    grown: Option<String>,
+    /// `grown` changed since `part`'s text was made from it (the part and its item are out of
+    /// date).
+    stale: bool,
+    /// `k` is in the accumulator's list of parts to settle: its item is out of date.
+    listed: bool,
     nonws: usize,
     /// The part's text contains `<proposed_plan`.
     has_plan: bool,
@@ -558,12 +604,7 @@ pub enum MessageChange {
         has_plan: bool,
     },
     /// The part continues the stream part `k`.
-    Merge {
-        k: usize,
-        part: Val,
-        nonws: usize,
-        has_plan: bool,
-    },
+    Merge { k: usize, merged: MergedPart },
 }
 
 /// The message-parts accumulator.
@@ -575,8 +616,11 @@ pub struct MessagesAcc {
     /// or object), with the accepted event that last set it: reading the state throws until a
     /// later event of the stream replaces the text.
     unreadable: Vec<(usize, u32)>,
-    /// The materialized output list.
-    pub items: Vec<Val>,
+    /// The materialized output list (the items of listed parts out of date: [`Self::items`]).
+    items: Vec<Val>,
+    /// The parts whose items are out of date (`Stored::listed`), in no order; a part the list
+    /// names again after its item was made current in between may appear twice.
+    outdated: Vec<usize>,
     pub tracker: ListTracker,
     /// The receiver's copy of `items`, as of the last patch (shared values, not copies).
     sent: Vec<Val>,
@@ -594,13 +638,9 @@ impl MessagesAcc {
         let key = group_key(ev, ty);
         if let Some(&k) = key.as_ref().and_then(|k| self.groups.get(k)) {
             if let Some(st) = self.stored.get(k) {
-                let (merged, nonws, has_plan) = merge_part(&st.part, &part, st.nonws, st.has_plan)?;
-                return Ok(MessageChange::Merge {
-                    k,
-                    part: merged,
-                    nonws,
-                    has_plan,
-                });
+                let grown = st.grown.as_deref();
+                let merged = merge_part(&st.part, grown, &part, st.nonws, st.has_plan)?;
+                return Ok(MessageChange::Merge { k, merged });
             }
         }
         if key.is_none() && text_throws(&part) {
@@ -620,24 +660,56 @@ impl MessagesAcc {
     pub fn commit(&mut self, change: MessageChange, ext: u32) {
         match change {
             MessageChange::None => {}
-            MessageChange::Merge {
-                k,
-                part,
-                nonws,
-                has_plan,
-            } => {
-                let throws = text_throws(&part);
+            MessageChange::Merge { k, merged } => {
+                let throws = text_throws(&merged.part);
                 let Some(st) = self.stored.get_mut(k) else {
                     return;
                 };
+                let MergedPart {
+                    part,
+                    text,
+                    next_text,
+                    nonws,
+                    has_plan,
+                } = merged;
                 st.nonws = nonws;
                 st.has_plan = has_plan;
+                match text {
+                    Merged::Cur => {}
+                    Merged::Next(_) => st.grown = None,
+                    Merged::Joined { spaced, .. } => {
+                        // The first join copies the current text (a string: only a string
+                        // joins) into a buffer of room to grow; later ones append to it.
+                        let grown = st.grown.get_or_insert_with(|| {
+                            let cur = st.part.get("text").and_then(Val::as_str).unwrap_or("");
+                            let mut buf = String::with_capacity(cur.len().saturating_mul(2));
+                            buf.push_str(cur);
+                            buf
+                        });
+                        join_texts(grown, spaced, next_text.as_str().unwrap_or(""));
+                        st.stale = true;
+                    }
+                }
                 st.part = part;
                 self.unreadable.retain(|(i, _)| *i != k);
                 if throws {
                     self.unreadable.push((k, ext));
                 }
-                self.rematerialize(k);
+                // A part of one item (no plan in its text) is made again only when the list is
+                // read; a part with a plan splits its text into items at once.
+                let lazy = st.grown.is_some() && !st.has_plan && st.out_len == 1;
+                match lazy {
+                    true => {
+                        if !std::mem::replace(&mut st.listed, true) {
+                            self.outdated.push(k);
+                        }
+                        self.tracker.touch(st.out_start);
+                    }
+                    false => {
+                        st.listed = false;
+                        self.refresh(k);
+                    }
+                }
             }
             MessageChange::New {
                 part,
@@ -656,6 +728,9 @@ impl MessagesAcc {
                 let start = self.items.len();
                 self.stored.push(Stored {
                     part,
+                    grown: None,
+                    stale: false,
+                    listed: false,
                     nonws,
                     has_plan,
                     out_start: start,
@@ -676,6 +751,56 @@ impl MessagesAcc {
             .and_then(|st| st.part.get("text"))
             .map_or("undefined", Val::type_name);
         Some((ext, Odd::new(PART_TEXT, found, OddOp::StringMethod)))
+    }
+
+    /// A stored part with its text made from what grew (as it is when it is not stale).
+    fn settled_part(st: &Stored) -> Val {
+        match (&st.grown, st.stale) {
+            (Some(text), true) => {
+                let mut part = st.part.clone();
+                if let Val::Obj(o) = &mut part {
+                    std::rc::Rc::make_mut(o).set("text", Val::str(text));
+                }
+                part
+            }
+            _ => st.part.clone(),
+        }
+    }
+
+    /// Make part `k` and its items current.
+    fn refresh(&mut self, k: usize) {
+        let Some(st) = self.stored.get_mut(k) else {
+            return;
+        };
+        if st.stale {
+            st.part = Self::settled_part(st);
+            st.stale = false;
+        }
+        self.rematerialize(k);
+    }
+
+    /// Make every listed part and its item current.
+    fn settle(&mut self) {
+        for k in std::mem::take(&mut self.outdated) {
+            let Some(st) = self.stored.get_mut(k) else {
+                continue;
+            };
+            if std::mem::take(&mut st.listed) {
+                self.refresh(k);
+            }
+        }
+    }
+
+    /// The output list, as a value (the items of listed parts made current in the copy; a
+    /// listed part has one item).
+    pub fn items(&self) -> Val {
+        let mut items = self.items.clone();
+        for st in self.outdated.iter().filter_map(|&k| self.stored.get(k)) {
+            if let (true, Some(slot)) = (st.listed, items.get_mut(st.out_start)) {
+                *slot = Self::settled_part(st);
+            }
+        }
+        Val::arr(items)
     }
 
     fn rematerialize(&mut self, k: usize) {
@@ -709,6 +834,7 @@ impl MessagesAcc {
 impl MessagesAcc {
     /// The receiver now has the whole list as it is.
     pub fn sync(&mut self) {
+        self.settle();
         self.tracker.sync(self.items.len());
         self.sent.clone_from(&self.items);
     }
@@ -716,6 +842,7 @@ impl MessagesAcc {
     /// The ops since the last patch for the list at `path`: new parts whole; a changed part as
     /// what changed when it keeps its keys (a streamed text grows by its delta: `Append`).
     pub fn patch_ops(&mut self, path: &[Seg], out: &mut Vec<PatchOp>) {
+        self.settle();
         let change = self.tracker.take(self.items.len());
         list_ops_by_value(path, change, &mut self.sent, &self.items, out);
     }

@@ -668,7 +668,7 @@ impl<'a> ProjectorCore<'a> {
     fn unit_value(&self, k: &str) -> Val {
         match k {
             "runtime" => self.runtime.view(),
-            "messages" => Val::arr(self.messages.items.clone()),
+            "messages" => self.messages.items(),
             "timeline" => Val::arr(self.timeline.clone()),
             "graph" => Val::arr(self.graph.items.clone()),
             "tools" => Val::arr(self.rm.tools.clone()),

@@ -29,6 +29,15 @@ export function workloads(api) {
     payload: { target: "projection", patch: [{ op: "replace", path, value: "running" }] },
   });
   const [intoRuntime, intoTimeline] = ["/runtime/status", "/timeline/2/title"].map(deltaInto);
+  // One message streamed in 5,000 deltas (a long answer): each delta continues the same part.
+  const at0 = "2026-07-01T09:00:00.000Z";
+  const streamed = [{ id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", createdAt: at0 }];
+  for (let i = 1; i <= 5000; i++) {
+    streamed.push({
+      id: `d${i}`, sequence: i + 1, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
+      messageId: "m1", createdAt: at0, payload: { text: `token${i} and more words ` },
+    });
+  }
   // A session read of two turns (App Server facts).
   const at = (s) => `2026-01-02T03:04:0${s}.000Z`;
   const turn = (n, status, done) => ({
@@ -52,6 +61,12 @@ export function workloads(api) {
       p.free();
     },
     // A fresh projector fed 200 events, the state read after each.
+    // A fresh projector fed the streamed message, the state never read.
+    "live-stream-5k": () => {
+      const p = api.createProjector();
+      for (const e of streamed) p.apply(e);
+      p.free();
+    },
     "state-200": () => {
       const p = api.createAgentUiProjector();
       for (const e of g200) p.apply(e);

@@ -386,7 +386,8 @@ pub struct MergedPart {
     has_plan: bool,
 }
 
-/// `mergeStreamPart(cur, next)`; `grown`: the text `cur`'s stands for, when it grew in place.
+/// `mergeStreamPart(cur, next)`; `grown`: the text of `cur` when it grew in place (its `text`
+/// member is then out of date).
 fn merge_part(
     cur: &Val,
     grown: Option<&str>,

@@ -12,6 +12,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { streamedMessage } from "./workloads.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -112,21 +113,6 @@ const live = (events) => (api) => () => {
   return state;
 };
 
-/**
- * One turn streaming one long message: `n` text deltas of ~25 characters (a real model's answer;
- * the text and the turn's id list grow with every event).
- */
-function streamedMessage(n) {
-  const at = "2026-07-01T09:00:00.000Z";
-  const events = [{ id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", createdAt: at }];
-  for (let i = 1; i <= n; i++) {
-    events.push({
-      id: `d${i}`, sequence: i + 1, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
-      messageId: "m1", createdAt: at, payload: { text: `token${i} and more words ` },
-    });
-  }
-  return events;
-}
 
 /**
  * One turn running one long tool call: a start and `n - 1` progress events of the same call (a

@@ -11,6 +11,22 @@ export function takeNumberOption(args, name, fallback) {
   return value;
 }
 
+/**
+ * One turn streaming one long message: `n` text deltas of ~25 characters (a real model's answer;
+ * the text and the turn's id list grow with every event).
+ */
+export function streamedMessage(n) {
+  const at = "2026-07-01T09:00:00.000Z";
+  const events = [{ id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", createdAt: at }];
+  for (let i = 1; i <= n; i++) {
+    events.push({
+      id: `d${i}`, sequence: i + 1, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
+      messageId: "m1", createdAt: at, payload: { text: `token${i} and more words ` },
+    });
+  }
+  return events;
+}
+
 /** The workloads, each a function of one package's API returning the call to time. */
 export function workloads(api) {
   const fixtures = api.agentUiConformanceFixtures;
@@ -29,15 +45,8 @@ export function workloads(api) {
     payload: { target: "projection", patch: [{ op: "replace", path, value: "running" }] },
   });
   const [intoRuntime, intoTimeline] = ["/runtime/status", "/timeline/2/title"].map(deltaInto);
-  // One message streamed in 5,000 deltas (a long answer): each delta continues the same part.
-  const at0 = "2026-07-01T09:00:00.000Z";
-  const streamed = [{ id: "t0", sequence: 1, eventClass: "turn.started", kind: "turn", status: "running", turnId: "turn1", createdAt: at0 }];
-  for (let i = 1; i <= 5000; i++) {
-    streamed.push({
-      id: `d${i}`, sequence: i + 1, eventClass: "model.delta", kind: "message", status: "running", turnId: "turn1",
-      messageId: "m1", createdAt: at0, payload: { text: `token${i} and more words ` },
-    });
-  }
+  // One message streamed in 5,000 deltas (a long answer).
+  const streamed = streamedMessage(5000);
   // A session read of two turns (App Server facts).
   const at = (s) => `2026-01-02T03:04:0${s}.000Z`;
   const turn = (n, status, done) => ({

@@ -284,10 +284,14 @@ enum Merged {
     Cur,
     /// The next text replaces it (this value).
     Next(Val),
-    /// The next text is appended (with a separating space when `spaced`); `next_nonws`: the
-    /// next text's non-whitespace count. Done by the caller ([`join_texts`]), which may grow
-    /// the current text in place.
-    Joined { spaced: bool, next_nonws: usize },
+    /// The next text `next` is appended (with a separating space when `spaced`); `next_nonws`:
+    /// its non-whitespace count. Done by the caller ([`join_texts`]), which may grow the
+    /// current text in place.
+    Joined {
+        next: Val,
+        spaced: bool,
+        next_nonws: usize,
+    },
 }
 
 /// The text of a message part, as error messages name it.
@@ -346,6 +350,7 @@ fn merge_text(cur: &Val, grown: Option<&str>, next: &Val, cur_nonws: usize) -> R
     Ok(Merged::Joined {
         spaced: end_ok && start_ok,
         next_nonws,
+        next: n,
     })
 }
 
@@ -376,12 +381,11 @@ fn plan_open_across(cur: &str, spaced: bool, next: &str) -> bool {
 }
 
 /// A stream part merged with the next part of its stream: the part (its `text` member the
-/// current one unless `text` is `Merged::Next`), how its text changes, the next text, and the
-/// merged text's facts (non-whitespace count, contains `<proposed_plan`).
+/// current one unless `text` is `Merged::Next`), how its text changes, and the merged text's
+/// facts (non-whitespace count, contains `<proposed_plan`).
 pub struct MergedPart {
     part: Val,
     text: Merged,
-    next_text: Val,
     nonws: usize,
     has_plan: bool,
 }
@@ -401,7 +405,6 @@ fn merge_part(
             part: next.clone(),
             // The next part replaces the current one, text and all.
             text: Merged::Next(Val::Undef),
-            next_text: Val::Undef,
             nonws,
             has_plan,
         });
@@ -414,9 +417,13 @@ fn merge_part(
     let (nonws, has_plan) = match &text {
         Merged::Cur => (cur_nonws, cur_plan),
         Merged::Next(t) => str_facts(t.as_str()),
-        Merged::Joined { spaced, next_nonws } => {
+        Merged::Joined {
+            next,
+            spaced,
+            next_nonws,
+        } => {
             let cs = grown.or(cur_text.as_str()).unwrap_or("");
-            let ns = next_text.as_str().unwrap_or("");
+            let ns = next.as_str().unwrap_or("");
             (
                 cur_nonws + next_nonws,
                 cur_plan || includes(ns, PLAN_OPEN) || plan_open_across(cs, *spaced, ns),
@@ -445,7 +452,6 @@ fn merge_part(
     Ok(MergedPart {
         part: o.into_val(),
         text,
-        next_text,
         nonws,
         has_plan,
     })
@@ -669,7 +675,6 @@ impl MessagesAcc {
                 let MergedPart {
                     part,
                     text,
-                    next_text,
                     nonws,
                     has_plan,
                 } = merged;
@@ -678,7 +683,7 @@ impl MessagesAcc {
                 match text {
                     Merged::Cur => {}
                     Merged::Next(_) => st.grown = None,
-                    Merged::Joined { spaced, .. } => {
+                    Merged::Joined { next, spaced, .. } => {
                         // The first join copies the current text (a string: only a string
                         // joins) into a buffer of room to grow; later ones append to it.
                         let grown = st.grown.get_or_insert_with(|| {
@@ -687,7 +692,7 @@ impl MessagesAcc {
                             buf.push_str(cur);
                             buf
                         });
-                        join_texts(grown, spaced, next_text.as_str().unwrap_or(""));
+                        join_texts(grown, spaced, next.as_str().unwrap_or(""));
                         st.stale = true;
                     }
                 }

@@ -125,16 +125,31 @@ impl Names {
             Key::D(d) => return self.of(d),
         };
         let slot = StaticNames::slot(s);
-        if let Some(&(at, len, i)) = self.statics.0.get(slot) {
-            if at == s.as_ptr() as usize && len == s.len() {
-                return Some(i);
+        match self.statics.0.get(slot) {
+            Some(&(at, len, i)) if at == s.as_ptr() as usize && len == s.len() => Some(i),
+            _ => self.of_static(s, slot),
+        }
+    }
+
+    /// [`Names::of_key`] of a static name not in its own slot: in one of the next slots, else
+    /// kept in the first free one; found by its text when they are all taken by other names.
+    #[inline(never)]
+    fn of_static(&mut self, s: &'static str, mut slot: usize) -> Option<u32> {
+        let at = s.as_ptr() as usize;
+        for _ in 0..StaticNames::PROBES {
+            match self.statics.0.get(slot) {
+                Some(&(a, len, i)) if a == at && len == s.len() => return Some(i),
+                Some(&(0, _, _)) => {
+                    let i = self.of(s)?;
+                    if let Some(entry) = self.statics.0.get_mut(slot) {
+                        *entry = (at, s.len(), i);
+                    }
+                    return Some(i);
+                }
+                _ => slot = (slot + 1) % StaticNames::SLOTS,
             }
         }
-        let i = self.of(s)?;
-        if let Some(entry) = self.statics.0.get_mut(slot) {
-            *entry = (s.as_ptr() as usize, s.len(), i);
-        }
-        Some(i)
+        self.of(s)
     }
 
     /// The index of `k`, added when there is room (`None`: not in the table, and no room).
@@ -155,11 +170,14 @@ impl Names {
     }
 }
 
-/// [`Names::statics`]: `(address, length, index)` per slot (address 0: empty).
+/// [`Names::statics`]: `(address, length, index)` per slot (address 0: empty), a name kept in
+/// the first free slot of the [`StaticNames::PROBES`] from its own (names never leave, as the
+/// table's names never do), so names that share a slot do not push each other out.
 struct StaticNames(Box<[(usize, usize, u32)]>);
 
 impl StaticNames {
-    const SLOTS: usize = 512;
+    const SLOTS: usize = 1024;
+    const PROBES: usize = 8;
 
     /// The slot of a name at this address (names are a few bytes apart).
     fn slot(s: &str) -> usize {
@@ -394,6 +412,23 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
+    /// [`Writer::name`] of a name of the module's own, found by its address (not hashed).
+    pub fn static_name(&mut self, k: &'static str) -> Result<(), TapeTooLong> {
+        self.key(&Key::S(k))
+    }
+
+    /// [`Writer::name`] of an object's key.
+    #[inline]
+    fn key(&mut self, k: &Key) -> Result<(), TapeTooLong> {
+        match self.tape.names.of_key(k) {
+            Some(i) => {
+                self.tape.ops.push(i);
+                Ok(())
+            }
+            None => self.name(k),
+        }
+    }
+
     /// An array of `n` items: the next `n` values written.
     pub fn array(&mut self, n: usize) -> Result<(), TapeTooLong> {
         self.tape.ops.extend([ARR, count(n)?]);
@@ -424,7 +459,7 @@ impl Writer<'_, '_> {
             {
                 Some((event, field)) => {
                     self.tape.ops.extend([FIELD, event]);
-                    self.name(field)?;
+                    self.static_name(field)?;
                 }
                 None => self.string(s)?,
             },
@@ -449,10 +484,7 @@ impl Writer<'_, '_> {
             Val::Obj(o) => {
                 self.object(o.len())?;
                 for (k, x) in o.entries() {
-                    match self.tape.names.of_key(k) {
-                        Some(i) => self.tape.ops.push(i),
-                        None => self.name(k)?,
-                    }
+                    self.key(k)?;
                     self.value(x)?;
                 }
             }
@@ -581,5 +613,41 @@ mod tests {
             (t.names.text.as_str(), t.names.len()),
             ("statusstatusKey", 2)
         );
+    }
+
+    /// More static names than the address slots hold: names that share a slot, names kept in a
+    /// later slot and names past every probe (found by their text) each keep their one index,
+    /// written in any order, as the table's text says.
+    #[test]
+    fn static_names_sharing_slots_keep_their_index() {
+        let names: Vec<&'static str> = (0..3 * StaticNames::SLOTS)
+            .map(|i| &*Box::leak(format!("n{i}").into_boxed_str()))
+            .collect();
+        let mut t = Tape::default();
+        for order in [false, true] {
+            let mut o = Obj::new();
+            let mut written: Vec<&'static str> = names.clone();
+            if order {
+                written.reverse();
+            }
+            for k in &written {
+                o.push(*k, Val::Null);
+            }
+            assert_eq!(t.write(&o.into_val()), Ok(()));
+            let mut expected = vec![OBJ, count(written.len()).unwrap_or(0)];
+            for k in &written {
+                let i = names.iter().position(|n| n == k).unwrap_or(usize::MAX);
+                expected.extend([i as u32, NULL]);
+            }
+            assert_eq!(t.ops, expected);
+        }
+        assert_eq!(t.names.len(), names.len());
+        for (i, n) in names.iter().enumerate() {
+            let (at, len) = (
+                t.names.spans[2 * i] as usize,
+                t.names.spans[2 * i + 1] as usize,
+            );
+            assert_eq!(&t.names.text[at..at + len], *n);
+        }
     }
 }

@@ -95,9 +95,9 @@ impl Patch {
     /// values are the state's own, written as they are.
     pub fn write_tape(&self, w: &mut Writer<'_, '_>) -> Result<(), TapeTooLong> {
         w.object(2)?;
-        w.name("full")?;
+        w.static_name("full")?;
         w.value(&Val::Bool(self.full))?;
-        w.name("ops")?;
+        w.static_name("ops")?;
         w.array(self.ops.len())?;
         for op in &self.ops {
             let path = op.path();
@@ -106,7 +106,7 @@ impl Patch {
             } else {
                 2
             })?;
-            w.name("p")?;
+            w.static_name("p")?;
             w.array(path.len())?;
             for seg in path {
                 match seg {
@@ -117,13 +117,13 @@ impl Patch {
             }
             match op {
                 PatchOp::Replace { value, .. } => {
-                    w.name("v")?;
+                    w.static_name("v")?;
                     w.value(value)?;
                 }
                 PatchOp::List { len, set, .. } => {
-                    w.name("len")?;
+                    w.static_name("len")?;
                     w.number(*len as f64)?;
-                    w.name("set")?;
+                    w.static_name("set")?;
                     w.array(set.len())?;
                     for (i, v) in set {
                         w.array(2)?;
@@ -132,11 +132,11 @@ impl Patch {
                     }
                 }
                 PatchOp::Append { suffix, .. } => {
-                    w.name("add")?;
+                    w.static_name("add")?;
                     w.value(suffix)?;
                 }
                 PatchOp::Order { keys, .. } => {
-                    w.name("order")?;
+                    w.static_name("order")?;
                     w.array(keys.len())?;
                     for k in keys {
                         w.string(k)?;

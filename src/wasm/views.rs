@@ -500,14 +500,14 @@ impl WasmStateDeltaPass {
                         tape.clear();
                         tape.append_by(&|_| None, |w| {
                             w.object(3)?;
-                            w.name("applied")?;
+                            w.static_name("applied")?;
                             w.value(&Val::Bool(out.applied))?;
-                            w.name("error")?;
+                            w.static_name("error")?;
                             match &out.error {
                                 Some(e) => w.string(e)?,
                                 None => w.value(&Val::Null)?,
                             }
-                            w.name("patch")?;
+                            w.static_name("patch")?;
                             patch.write_tape(w)
                         })
                     });

@@ -331,6 +331,11 @@ impl McpPatch {
         self.changed = false;
     }
 
+    /// Whether there are ops under `/mcp` to take.
+    pub fn changed(&self) -> bool {
+        self.changed
+    }
+
     /// Ops under `/mcp` since the last call; `whole` builds the full model when the shape
     /// changed.
     pub fn patch_ops(&mut self, whole: impl FnOnce() -> Val, out: &mut Vec<PatchOp>) {

@@ -535,6 +535,9 @@ impl ListTracker {
             self.sync(len);
             return ListChange::All;
         }
+        if self.dirty.is_empty() && self.synced_len == len {
+            return ListChange::None;
+        }
         let mut idx = std::mem::take(&mut self.dirty);
         idx.retain(|&i| i < len);
         idx.extend(self.synced_len.min(len)..len);

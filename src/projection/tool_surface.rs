@@ -910,10 +910,10 @@ impl ToolSurfaceAcc {
 
     /// Patch ops for `toolCalls` and `mcp`.
     pub fn patch_ops(&mut self, out: &mut Vec<PatchOp>) {
-        let base = |k: &'static str| vec![Seg::Key("toolCalls"), Seg::Key(k)];
         // A changed call as what changed in it (its event lists grow by an event).
         let ch = self.tracker.take(self.items.len());
-        list_ops_by_value(&base("calls"), ch, &mut self.sent, &self.items, out);
+        let calls = [Seg::Key("toolCalls"), Seg::Key("calls")];
+        list_ops_by_value(&calls, ch, &mut self.sent, &self.items, out);
         for (k, l) in ["activeCallIds", "failedCallIds", "completedCallIds"]
             .into_iter()
             .zip(self.lists.iter_mut())
@@ -928,14 +928,16 @@ impl ToolSurfaceAcc {
         }
         if self.family_dirty {
             out.push(PatchOp::Replace {
-                path: base("byFamily"),
+                path: vec![Seg::Key("toolCalls"), Seg::Key("byFamily")],
                 value: self.by_family(),
             });
             self.family_dirty = false;
         }
-        let mut patch = std::mem::take(&mut self.mcp_patch);
-        patch.patch_ops(|| self.mcp_model(), out);
-        self.mcp_patch = patch;
+        if self.mcp_patch.changed() {
+            let mut patch = std::mem::take(&mut self.mcp_patch);
+            patch.patch_ops(|| self.mcp_model(), out);
+            self.mcp_patch = patch;
+        }
     }
 
     pub fn sync(&mut self) {

@@ -101,34 +101,29 @@ fn is_completed(f: &StatusFacts<'_>) -> bool {
         || cls == "snapshot.updated"
 }
 
-/// The status an event stands for (the rules both algorithms share), `None` when it stands for
-/// none; `may_wait`: an action request or a pending event may still be waiting (the two
-/// algorithms differ in what resolves it).
-fn candidate_status(f: &StatusFacts<'_>, may_wait: bool) -> Option<&'static str> {
+/// The statuses an event stands for (the rules both algorithms share), `None` when it stands
+/// for none: while an action request or a pending event may still be waiting, and once it no
+/// longer may (the two algorithms differ in what resolves it). The rules are read once for both.
+fn candidate_statuses(f: &StatusFacts<'_>) -> (Option<&'static str>, Option<&'static str>) {
     let cls = f.cls;
     let status = f.status;
     if is_canceled(f) {
-        return Some("canceled");
+        return (Some("canceled"), Some("canceled"));
     }
     if is_failed(f) {
-        return Some("failed");
+        return (Some("failed"), Some("failed"));
     }
-    if cls == ACTION_REQUIRED_CLASS && may_wait {
-        return Some("waiting");
-    }
-    if status == Some("pending") && may_wait {
-        return Some("waiting");
-    }
-    if status == Some("blocked") {
-        return Some("blocked");
-    }
-    if is_completed(f) {
-        return Some("completed");
-    }
-    if status == Some("running") || cls == "turn.started" || cls == "model.delta" {
-        return Some("running");
-    }
-    None
+    let settled = if status == Some("blocked") {
+        Some("blocked")
+    } else if is_completed(f) {
+        Some("completed")
+    } else if status == Some("running") || cls == "turn.started" || cls == "model.delta" {
+        Some("running")
+    } else {
+        None
+    };
+    let waits = cls == ACTION_REQUIRED_CLASS || status == Some("pending");
+    (if waits { Some("waiting") } else { settled }, settled)
 }
 
 /// The status of a candidate on which the batch scan throws.
@@ -179,7 +174,10 @@ impl RuntimeAcc {
                 self.odd.push((self.cands.len(), ext, odd));
                 (Some(THROWS), Some(THROWS))
             }
-            Ok(()) => (candidate_status(&f, true), candidate_status(&f, !action)),
+            Ok(()) => {
+                let (waiting, settled) = candidate_statuses(&f);
+                (waiting, if action { settled } else { waiting })
+            }
         };
         if unresolved.is_none() && resolved_status.is_none() {
             return;
@@ -375,10 +373,11 @@ impl StatusClass {
             status,
             ..StatusFacts::default()
         };
+        let (waiting, settled) = candidate_statuses(&f);
         StatusClass {
             terminal: is_action_terminal(cls),
-            waiting: candidate_status(&f, true),
-            settled: candidate_status(&f, false),
+            waiting,
+            settled,
         }
     }
 

@@ -132,8 +132,10 @@ impl Node {
 pub struct GraphAcc {
     nodes: Vec<Node>,
     index: HashMap<JsKey, usize>,
-    pub items: Vec<Val>,
-    pub tracker: ListTracker,
+    /// Each node's output value, `Undef` while out of date: made when the list is read
+    /// ([`GraphAcc::settle`], [`GraphAcc::items`]), as many events change one node.
+    items: Vec<Val>,
+    tracker: ListTracker,
     /// The receiver's copy of each node, as of the last patch.
     sent: Vec<SentNode>,
 }
@@ -202,7 +204,8 @@ impl GraphAcc {
                 self.nodes.len() - 1
             }
         };
-        // Release the previous output value first so the shared lists can grow in place.
+        // Out of date; the previous output value released first, so the shared lists can grow
+        // in place.
         if let Some(slot) = self.items.get_mut(pos) {
             *slot = Val::Undef;
         }
@@ -226,17 +229,35 @@ impl GraphAcc {
         n.completed = or_nullish(ev_val(ev, "completedAt"), || {
             std::mem::take(&mut n.completed)
         });
-        let v = n.val();
-        if let Some(slot) = self.items.get_mut(pos) {
-            *slot = v;
-        }
         self.tracker.touch(pos);
+    }
+
+    /// Make the values of the nodes a patch sends whole: those appended since the last one (a
+    /// changed node is sent as what changed in it, read from the node).
+    fn settle(&mut self) {
+        for i in self.tracker.sent_whole(self.items.len()) {
+            if let (Some(n), Some(slot @ Val::Undef)) = (self.nodes.get(i), self.items.get_mut(i)) {
+                *slot = n.val();
+            }
+        }
+    }
+
+    /// The list's value (the values out of date made for it, not kept).
+    pub fn items(&self) -> Val {
+        let mut items = self.items.clone();
+        for (slot, n) in items.iter_mut().zip(&self.nodes) {
+            if matches!(slot, Val::Undef) {
+                *slot = n.val();
+            }
+        }
+        Val::arr(items)
     }
 }
 
 impl GraphAcc {
     /// The receiver now has the whole list as it is.
     pub fn sync(&mut self) {
+        self.settle();
         self.tracker.sync(self.items.len());
         self.sent = self.nodes.iter().map(Node::sent).collect();
     }
@@ -245,6 +266,7 @@ impl GraphAcc {
     /// changed node only what changed (a node's id lists grow by an id an event, so resending
     /// the node would cost the length of its lists).
     pub fn patch_ops(&mut self, path: &[Seg], out: &mut Vec<PatchOp>) {
+        self.settle();
         let change = self.tracker.take(self.items.len());
         let (nodes, sent) = (&self.nodes, &self.sent);
         let idx = list_ops_by_slot(

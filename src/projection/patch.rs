@@ -516,6 +516,16 @@ impl ListTracker {
         }
     }
 
+    /// The slots the next `take` reports as appended, given the array's current length (every
+    /// slot of an array marked whole).
+    pub fn sent_whole(&self, len: usize) -> std::ops::Range<usize> {
+        (if self.all {
+            0
+        } else {
+            self.synced_len.min(len)
+        })..len
+    }
+
     /// The array changed in a way that is cheaper to resend whole.
     pub fn mark_all(&mut self) {
         self.all = true;

@@ -670,7 +670,7 @@ impl<'a> ProjectorCore<'a> {
             "runtime" => self.runtime.view(),
             "messages" => self.messages.items(),
             "timeline" => Val::arr(self.timeline.clone()),
-            "graph" => Val::arr(self.graph.items.clone()),
+            "graph" => self.graph.items(),
             "tools" => Val::arr(self.rm.tools.clone()),
             "toolCalls" => self.tools.model(),
             "mcp" => self.tools.mcp_model_ref(),

@@ -66,7 +66,9 @@ struct Server {
     running: OrdMap<usize, Val>,
     non_nullish: OrdMap<usize, Val>,
     event_ids: Vec<Val>,
-    seen: HashSet<Rc<str>>,
+    /// The ids in `event_ids` (a set of `String`s, the set type the other views use: one
+    /// compiled set type fewer in the module).
+    seen: HashSet<String>,
     ids_tracker: ListTracker,
     /// status, toolCount, activeToolCount, failedToolCount as last sent.
     sent: Option<[Val; 4]>,
@@ -142,7 +144,7 @@ impl Server {
 
     fn append_ids(&mut self, ids: &[Rc<str>]) {
         for x in ids {
-            if self.seen.insert(x.clone()) {
+            if self.seen.insert(x.to_string()) {
                 self.event_ids.push(Val::Str(x.clone()));
             }
         }

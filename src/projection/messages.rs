@@ -4,6 +4,7 @@
 //! it only when the list is read (a delta costs its own length, not the message's).
 
 use crate::contract::fxhash::HashMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -64,10 +65,10 @@ fn card_part(
     ev: Ev<'_>,
     ty: &'static str,
     (id_key, id_val): (&'static str, Val),
-    id: Val,
-    created: Val,
     refs: Val,
 ) -> Obj {
+    let id = ev_val(ev, "id");
+    let created = ev_val(ev, "createdAt");
     Obj::with_capacity(8)
         .k("type", Val::lit(ty))
         .k("partId", id.clone())
@@ -100,114 +101,148 @@ fn first_ref(ev: Ev<'_>, k: &str) -> Val {
     }
 }
 
-/// The part of one event (§3.4.1), if any, with the event's refs (`eventRefs`). `Err` where the
-/// reference throws on the event (a class that is not a string where it reads it as one).
-pub fn part_for(ev: Ev<'_>, refs: &Val) -> Result<Option<Val>, Odd> {
+/// Which part an event makes (§3.4.1), decided in the reference's order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PartKind {
+    Plan,
+    Text,
+    Reasoning,
+    ToolPreview,
+    Artifact,
+    Evidence,
+    Diagnostic,
+}
+
+/// The kind of part of one event, if any. `Err` where the reference throws on the event (a
+/// class that is not a string where it reads it as one).
+fn part_kind(ev: Ev<'_>) -> Result<Option<PartKind>, Odd> {
     let cls = ev.cls();
     let kind = ev.kind().unwrap_or("");
-    let status = ev.status();
-    let id = ev_val(ev, "id");
-    let created = ev_val(ev, "createdAt");
+    Ok(Some(if cls == "plan.delta" || cls == "plan.final" {
+        PartKind::Plan
+    } else if kind == "model" || cls == "model.delta" || cls == "model.completed" {
+        PartKind::Text
+    } else if ev.cls_op()?.starts_with("reasoning.") || kind == "note" {
+        PartKind::Reasoning
+    } else if cls == "tool.result" || cls == "tool.failed" {
+        PartKind::ToolPreview
+    } else if cls == "artifact.changed" || kind == "draft" {
+        PartKind::Artifact
+    } else if cls == "evidence.changed" || kind == "evidence" {
+        PartKind::Evidence
+    } else if cls == "runtime.error"
+        || cls == "snapshot.updated"
+        || ev.str("owner") == Some("diagnostics")
+        || matches!(ev.status(), Some("failed" | "blocked"))
+    {
+        PartKind::Diagnostic
+    } else {
+        return Ok(None);
+    }))
+}
+
+/// The members of a text, reasoning or plan part read from its event: its text and state, and
+/// its source event's id and creation time. These are what merging a stream part into its
+/// stream reads of it (`mergeStreamPart`'s `next`, whose refs are the event's).
+struct StreamNext {
+    text: Val,
+    state: &'static str,
+    id: Val,
+    created: Val,
+}
+
+/// [`StreamNext`] of an event whose part is `kind` (text, reasoning or plan).
+fn stream_next(ev: Ev<'_>, kind: PartKind) -> StreamNext {
+    let completed = ev.status() == Some("completed");
     let raw_text = || {
         ev.raw_str(&["text", "delta", "message", "content"])
             .map(Val::str)
     };
-    let o = if cls == "plan.delta" || cls == "plan.final" {
-        let text = raw_text()
-            .or_else(|| plan_text(ev).map(Val::string))
-            .unwrap_or_else(|| detail_or_title(ev));
-        let final_ = cls == "plan.final" || status == Some("completed");
-        Obj::with_capacity(9)
-            .k("type", Val::lit("plan"))
-            .k("partId", id.clone())
-            .k("messageId", message_id(ev))
-            .k("role", Val::lit("assistant"))
-            .k("text", text)
-            .k(
-                "state",
-                Val::lit(if final_ { "final" } else { "streaming" }),
-            )
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs.clone())
-    } else if kind == "model" || cls == "model.delta" || cls == "model.completed" {
-        let text = raw_text().unwrap_or_else(|| detail_or_title(ev));
-        let final_ = cls == "model.completed" || status == Some("completed");
-        Obj::with_capacity(9)
-            .k("type", Val::lit("text"))
-            .k("partId", id.clone())
-            .k("messageId", message_id(ev))
-            .k("role", Val::lit("assistant"))
-            .k("text", text)
-            .k(
-                "state",
-                Val::lit(if final_ { "final" } else { "streaming" }),
-            )
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs.clone())
-    } else if ev.cls_op()?.starts_with("reasoning.") || kind == "note" {
-        Obj::with_capacity(7)
-            .k("type", Val::lit("reasoning"))
-            .k("partId", id.clone())
-            .k("text", detail_or_title(ev))
-            .k(
-                "state",
-                Val::lit(if status == Some("completed") {
-                    "final"
-                } else {
-                    "streaming"
-                }),
-            )
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs.clone())
-    } else if cls == "tool.result" || cls == "tool.failed" {
-        let refs = refs.clone();
-        card_part(
+    let (text, fin) = match kind {
+        PartKind::Text => (
+            raw_text().unwrap_or_else(|| detail_or_title(ev)),
+            completed || ev.cls() == "model.completed",
+        ),
+        PartKind::Plan => (
+            raw_text()
+                .or_else(|| plan_text(ev).map(Val::string))
+                .unwrap_or_else(|| detail_or_title(ev)),
+            completed || ev.cls() == "plan.final",
+        ),
+        _ => (detail_or_title(ev), completed),
+    };
+    StreamNext {
+        text,
+        state: if fin { "final" } else { "streaming" },
+        id: ev_val(ev, "id"),
+        created: ev_val(ev, "createdAt"),
+    }
+}
+
+/// The part of kind `kind` of one event (§3.4.1), with the event's refs (`eventRefs`).
+fn part_of(ev: Ev<'_>, kind: PartKind, refs: &Val) -> Val {
+    let o = match kind {
+        PartKind::Text | PartKind::Reasoning | PartKind::Plan => {
+            let StreamNext {
+                text,
+                state,
+                id,
+                created,
+            } = stream_next(ev, kind);
+            let o = match kind {
+                PartKind::Reasoning => Obj::with_capacity(7)
+                    .k("type", Val::lit("reasoning"))
+                    .k("partId", id.clone()),
+                _ => Obj::with_capacity(9)
+                    .k(
+                        "type",
+                        Val::lit(if kind == PartKind::Plan {
+                            "plan"
+                        } else {
+                            "text"
+                        }),
+                    )
+                    .k("partId", id.clone())
+                    .k("messageId", message_id(ev))
+                    .k("role", Val::lit("assistant")),
+            };
+            o.k("text", text)
+                .k("state", Val::lit(state))
+                .k("sourceEventId", id)
+                .k("createdAt", created)
+                .k("refs", refs.clone())
+        }
+        PartKind::ToolPreview => card_part(
             ev,
             "tool-preview",
             ("toolCallId", ev_val(ev, "toolCallId")),
-            id,
-            created,
-            refs,
-        )
-    } else if cls == "artifact.changed" || kind == "draft" {
-        let aid = or_nullish(ev_val(ev, "artifactId"), || first_ref(ev, "artifactRefs"));
-        let refs = refs.clone();
-        card_part(ev, "artifact-card", ("artifactId", aid), id, created, refs)
-    } else if cls == "evidence.changed" || kind == "evidence" {
-        let eid = or_nullish(ev_val(ev, "evidenceId"), || first_ref(ev, "evidenceRefs"));
-        let refs = refs.clone();
-        card_part(
-            ev,
-            "evidence-citation",
-            ("evidenceId", eid),
-            id,
-            created,
-            refs,
-        )
-    } else if cls == "runtime.error"
-        || cls == "snapshot.updated"
-        || ev.str("owner") == Some("diagnostics")
-        || matches!(status, Some("failed" | "blocked"))
-    {
-        Obj::with_capacity(8)
-            .k("type", Val::lit("diagnostic-ref"))
-            .k("partId", id.clone())
-            .k("text", detail_or_title(ev))
-            .k("state", ev_val(ev, "status"))
-            .k(
-                "diagnosticId",
-                or_nullish(ev_val(ev, "traceId"), || id.clone()),
-            )
-            .k("sourceEventId", id)
-            .k("createdAt", created)
-            .k("refs", refs.clone())
-    } else {
-        return Ok(None);
+            refs.clone(),
+        ),
+        PartKind::Artifact => {
+            let aid = or_nullish(ev_val(ev, "artifactId"), || first_ref(ev, "artifactRefs"));
+            card_part(ev, "artifact-card", ("artifactId", aid), refs.clone())
+        }
+        PartKind::Evidence => {
+            let eid = or_nullish(ev_val(ev, "evidenceId"), || first_ref(ev, "evidenceRefs"));
+            card_part(ev, "evidence-citation", ("evidenceId", eid), refs.clone())
+        }
+        PartKind::Diagnostic => {
+            let id = ev_val(ev, "id");
+            Obj::with_capacity(8)
+                .k("type", Val::lit("diagnostic-ref"))
+                .k("partId", id.clone())
+                .k("text", detail_or_title(ev))
+                .k("state", ev_val(ev, "status"))
+                .k(
+                    "diagnosticId",
+                    or_nullish(ev_val(ev, "traceId"), || id.clone()),
+                )
+                .k("sourceEventId", id)
+                .k("createdAt", ev_val(ev, "createdAt"))
+                .k("refs", refs.clone())
+        }
     };
-    Ok(Some(o.into_val()))
+    o.into_val()
 }
 
 /// Append the stream scope of an event: its truthy runtime, thread, run, turn and task ids and
@@ -247,12 +282,13 @@ fn push_scope_key(ev: Ev<'_>, out: &mut String) {
     }
 }
 
-/// The key of the text or reasoning stream an event continues (one string, built in place).
-fn group_key(ev: Ev<'_>, ty: &str) -> Option<String> {
+/// The key of the text or reasoning stream an event continues (one string, built in place);
+/// `kind`: the event's part.
+fn group_key(ev: Ev<'_>, kind: PartKind) -> Option<String> {
     let cls = ev.cls();
-    let prefix = if ty == "text" && (cls == "model.delta" || cls == "model.completed") {
+    let prefix = if kind == PartKind::Text && (cls == "model.delta" || cls == "model.completed") {
         "stream:text:"
-    } else if ty == "reasoning" && cls.starts_with("reasoning.") {
+    } else if kind == PartKind::Reasoning && cls.starts_with("reasoning.") {
         "stream:reasoning:"
     } else {
         return None;
@@ -390,19 +426,22 @@ pub struct MergedPart {
     has_plan: bool,
 }
 
-/// `mergeStreamPart(cur, next)`; `grown`: the text of `cur` when it grew in place (its `text`
-/// member is then out of date).
+/// `mergeStreamPart(cur, next)`, `next` given by the members it reads and the event's `refs`;
+/// `grown`: the text of `cur` when it grew in place (its `text` member is then out of date);
+/// `whole`: the next part itself, for a `cur` that is not an object (it then replaces it).
 fn merge_part(
     cur: &Val,
     grown: Option<&str>,
-    next: &Val,
-    cur_nonws: usize,
-    cur_plan: bool,
+    next: StreamNext,
+    refs: &Val,
+    whole: impl FnOnce() -> Val,
+    (cur_nonws, cur_plan): (usize, bool),
 ) -> Result<MergedPart, Odd> {
-    let (Some(c), Some(n)) = (cur.as_obj(), next.as_obj()) else {
-        let (nonws, has_plan) = text_facts(next);
+    let Some(c) = cur.as_obj() else {
+        let part = whole();
+        let (nonws, has_plan) = text_facts(&part);
         return Ok(MergedPart {
-            part: next.clone(),
+            part,
             // The next part replaces the current one, text and all.
             text: Merged::Next(Val::Undef),
             nonws,
@@ -412,8 +451,7 @@ fn merge_part(
     let g = |o: &Obj, k: &str| o.get(k).cloned().unwrap_or(Val::Undef);
     let mut o = c.clone();
     let cur_text = g(c, "text");
-    let next_text = g(n, "text");
-    let text = merge_text(&cur_text, grown, &next_text, cur_nonws)?;
+    let text = merge_text(&cur_text, grown, &next.text, cur_nonws)?;
     let (nonws, has_plan) = match &text {
         Merged::Cur => (cur_nonws, cur_plan),
         Merged::Next(t) => str_facts(t.as_str()),
@@ -433,22 +471,28 @@ fn merge_part(
     if let Merged::Next(t) = &text {
         o.set("text", t.clone());
     }
-    o.set("state", or_nullish(g(n, "state"), || g(c, "state")));
-    o.set("sourceEventId", g(n, "sourceEventId"));
-    o.set(
-        "createdAt",
-        or_nullish(g(c, "createdAt"), || g(n, "createdAt")),
-    );
-    let mut refs: Vec<Val> = Vec::new();
+    // The next part's state is never nullish (`next.state ?? cur.state`).
+    o.set("state", Val::lit(next.state));
+    o.set("sourceEventId", next.id);
+    o.set("createdAt", or_nullish(g(c, "createdAt"), || next.created));
+    // `[...new Set([...cur.refs, ...next.refs])]`: when that is the current list (no repeat in
+    // it, nothing new), the part keeps its own.
+    let cur_refs = c.get("refs").and_then(Val::as_arr);
+    let mut union: Vec<Val> = Vec::new();
     let mut seen = crate::contract::fxhash::HashSet::default();
-    for r in [g(c, "refs"), g(n, "refs")] {
-        for x in r.as_arr().unwrap_or(&[]) {
+    let mut add = |items: Option<&[Val]>| {
+        for x in items.unwrap_or(&[]) {
             if seen.insert(x.key()) {
-                refs.push(x.clone());
+                union.push(x.clone());
             }
         }
+        union.len()
+    };
+    let from_cur = add(cur_refs);
+    let all = add(refs.as_arr());
+    if cur_refs.map(<[Val]>::len) != Some(from_cur) || all != from_cur {
+        o.set("refs", Val::arr(union));
     }
-    o.set("refs", Val::arr(refs));
     Ok(MergedPart {
         part: o.into_val(),
         text,
@@ -618,7 +662,9 @@ pub enum MessageChange {
 #[derive(Default)]
 pub struct MessagesAcc {
     stored: Vec<Stored>,
-    groups: HashMap<String, usize>,
+    /// The stored part each stream continues, by stream key (`Rc<str>` keys: the map type other
+    /// views use, one compiled map type fewer in the module).
+    groups: HashMap<Rc<str>, usize>,
     /// Stream parts the reference could not materialize now (their text is a number, boolean
     /// or object), with the accepted event that last set it: reading the state throws until a
     /// later event of the stream replaces the text.
@@ -638,18 +684,25 @@ impl MessagesAcc {
     /// part, or its merge into the stream it continues, cannot be built, or it is a part
     /// outside any stream that can never be materialized.
     pub fn prepare(&self, ev: Ev<'_>, refs: &Val) -> Result<MessageChange, Odd> {
-        let Some(part) = part_for(ev, refs)? else {
+        let Some(kind) = part_kind(ev)? else {
             return Ok(MessageChange::None);
         };
-        let ty = part.get("type").and_then(Val::as_str).unwrap_or("");
-        let key = group_key(ev, ty);
-        if let Some(&k) = key.as_ref().and_then(|k| self.groups.get(k)) {
+        let key = group_key(ev, kind);
+        if let Some(&k) = key.as_ref().and_then(|k| self.groups.get(k.as_str())) {
             if let Some(st) = self.stored.get(k) {
-                let grown = st.grown.as_deref();
-                let merged = merge_part(&st.part, grown, &part, st.nonws, st.has_plan)?;
+                // Only the members the merge reads are made, not the event's whole part.
+                let merged = merge_part(
+                    &st.part,
+                    st.grown.as_deref(),
+                    stream_next(ev, kind),
+                    refs,
+                    || part_of(ev, kind, refs),
+                    (st.nonws, st.has_plan),
+                )?;
                 return Ok(MessageChange::Merge { k, merged });
             }
         }
+        let part = part_of(ev, kind, refs);
         if key.is_none() && text_throws(&part) {
             let found = part.get("text").map_or("undefined", Val::type_name);
             return Err(Odd::new(PART_TEXT, found, OddOp::StringMethod));
@@ -728,7 +781,7 @@ impl MessagesAcc {
                     if text_throws(&part) {
                         self.unreadable.push((k, ext));
                     }
-                    self.groups.insert(key, k);
+                    self.groups.insert(Rc::from(key), k);
                 }
                 let out = materialize_known(&part, has_plan);
                 let start = self.items.len();

@@ -684,7 +684,7 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
         _ => return Err("refs.map is not a function".into()),
     };
     let mut out: Vec<Val> = Vec::with_capacity(list.len());
-    let mut by_id: HashMap<String, usize> = HashMap::default();
+    let mut by_id: HashMap<Rc<str>, usize> = HashMap::default();
     // The id's type, then its text.
     let key = |v: &Val| -> Option<String> {
         let (tag, text) = match v {
@@ -716,7 +716,7 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
             _ => Val::Undef,
         };
         let k = key(&id);
-        match k.as_ref().and_then(|k| by_id.get(k).copied()) {
+        match k.as_ref().and_then(|k| by_id.get(k.as_str()).copied()) {
             Some(p) => {
                 if let Some(s) = out.get_mut(p) {
                     *s = r.clone();
@@ -724,7 +724,7 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
             }
             None => {
                 if let Some(k) = k {
-                    by_id.insert(k, out.len());
+                    by_id.insert(Rc::from(k), out.len());
                 }
                 out.push(r.clone());
             }
@@ -742,11 +742,14 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
     };
     for id in ids.iter() {
         let k = key(id);
-        if k.as_ref().map(|k| by_id.contains_key(k)).unwrap_or(false) {
+        if k.as_ref()
+            .map(|k| by_id.contains_key(k.as_str()))
+            .unwrap_or(false)
+        {
             continue;
         }
         if let Some(k) = k {
-            by_id.insert(k, out.len());
+            by_id.insert(Rc::from(k), out.len());
         }
         out.push(
             Obj::new()

@@ -56,7 +56,7 @@ pub struct ProjectorCore<'a> {
     subagents: SubagentsAcc,
     deltas: Vec<Prepared>,
     active: OrdSet<usize>,
-    active_by_area: HashMap<String, Vec<usize>>,
+    active_areas: state_delta::ActiveAreas,
     /// Bumped whenever an active delta is superseded (the active set shrank).
     supersede_epoch: u64,
     /// The last overlay and what it was computed from (F2: re-run only what changed).
@@ -198,7 +198,7 @@ impl<'a> ProjectorCore<'a> {
             subagents: SubagentsAcc::new(),
             deltas: Vec::new(),
             active: OrdSet::new(),
-            active_by_area: HashMap::default(),
+            active_areas: state_delta::ActiveAreas::default(),
             supersede_epoch: 0,
             overlay_cache: RefCell::new(None),
             full_pending: true,
@@ -484,14 +484,10 @@ impl<'a> ProjectorCore<'a> {
             )?;
             subagents::check(ev)?;
             let delta = state_delta::prepare(ev);
-            let mut superseded: Vec<String> = Vec::new();
-            if delta.is_none() {
-                for a in self.active_by_area.keys() {
-                    if state_delta::touches(ev, a)? {
-                        superseded.push(a.clone());
-                    }
-                }
-            }
+            let superseded = match delta {
+                None => self.active_areas.touched(ev)?,
+                Some(_) => Vec::new(),
+            };
             Ok(Prepared2 {
                 surface,
                 entry,
@@ -525,14 +521,14 @@ impl<'a> ProjectorCore<'a> {
                 d.ext = ext;
                 let i = self.deltas.len();
                 if let Some(a) = &d.area {
-                    self.active_by_area.entry(a.clone()).or_default().push(i);
+                    self.active_areas.add(a, i);
                 }
                 self.deltas.push(d);
                 self.active.add(i);
             }
             None => {
                 for a in p.superseded {
-                    for i in self.active_by_area.remove(&a).unwrap_or_default() {
+                    for i in self.active_areas.supersede(&a) {
                         if self.active.delete(i) {
                             self.supersede_epoch += 1;
                         }

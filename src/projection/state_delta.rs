@@ -1264,13 +1264,43 @@ impl WholeStatePass {
     }
 }
 
+/// The deltas not yet superseded, by the area each patches (their places in a list of
+/// deltas): a later event that [`touches`] an area supersedes its deltas.
+#[derive(Default)]
+pub struct ActiveAreas {
+    by_area: HashMap<String, Vec<usize>>,
+}
+
+impl ActiveAreas {
+    /// Delta `i` patches `area`.
+    pub fn add(&mut self, area: &str, i: usize) {
+        self.by_area.entry(area.to_owned()).or_default().push(i);
+    }
+
+    /// The areas a later event (not a delta) touches. `Err`: the reference throws on it.
+    pub fn touched(&self, ev: Ev<'_>) -> Result<Vec<String>, Odd> {
+        let mut hit = Vec::new();
+        for a in self.by_area.keys() {
+            if touches(ev, a)? {
+                hit.push(a.clone());
+            }
+        }
+        Ok(hit)
+    }
+
+    /// The deltas of `area`, superseded: the area holds none after.
+    pub fn supersede(&mut self, area: &str) -> Vec<usize> {
+        self.by_area.remove(area).unwrap_or_default()
+    }
+}
+
 /// The deltas of a list, read one event after another ([`WholeStatePass::of_events`]): the
 /// caller may read its events in any form an [`Ev`] reads.
 #[derive(Default)]
 pub struct DeltaList {
     prepared: Vec<Option<Prepared>>,
-    /// The deltas not yet superseded, by area (their places in `prepared`).
-    active_by_area: HashMap<String, Vec<usize>>,
+    /// The deltas not yet superseded (their places in `prepared`).
+    active: ActiveAreas,
 }
 
 impl DeltaList {
@@ -1279,25 +1309,13 @@ impl DeltaList {
     pub fn push(&mut self, ev: Ev<'_>) -> Result<(), Odd> {
         if let Some(p) = prepare(ev) {
             if let Some(a) = &p.area {
-                self.active_by_area
-                    .entry(a.clone())
-                    .or_default()
-                    .push(self.prepared.len());
+                self.active.add(a, self.prepared.len());
             }
             self.prepared.push(Some(p));
             return Ok(());
         }
-        if self.active_by_area.is_empty() {
-            return Ok(());
-        }
-        let mut hit: Vec<String> = Vec::new();
-        for a in self.active_by_area.keys() {
-            if touches(ev, a)? {
-                hit.push(a.clone());
-            }
-        }
-        for a in hit {
-            for i in self.active_by_area.remove(&a).unwrap_or_default() {
+        for a in self.active.touched(ev)? {
+            for i in self.active.supersede(&a) {
                 if let Some(slot) = self.prepared.get_mut(i) {
                     *slot = None;
                 }

@@ -177,11 +177,6 @@ impl GraphAcc {
         let Some(GraphChange { node_id, refs }) = change else {
             return;
         };
-        let ty = ID_FIELDS
-            .iter()
-            .find(|(k, _)| ev.truthy(k))
-            .map(|(_, t)| *t)
-            .unwrap_or("task");
         let key = node_id.key();
         let pos = match self.index.get(&key) {
             Some(&p) => p,
@@ -213,7 +208,15 @@ impl GraphAcc {
             return;
         };
         n.parent = parent_of(ev);
-        n.node_type = or_nullish(std::mem::take(&mut n.node_type), || Val::lit(ty));
+        // The type of the event's first truthy id (read only for a node that has none yet).
+        n.node_type = or_nullish(std::mem::take(&mut n.node_type), || {
+            Val::lit(
+                ID_FIELDS
+                    .iter()
+                    .find(|(k, _)| ev.truthy(k))
+                    .map_or("task", |(_, t)| *t),
+            )
+        });
         n.status = ev_val(ev, "status");
         n.title = or_nullish(std::mem::take(&mut n.title), || ev_val(ev, "title"));
         for r in refs {

@@ -58,14 +58,14 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+// How long each side of a row runs before it is timed.
+const WARM_MS = 150;
+
 /**
  * Median ms per call of each side's `fn`, and the median per-round ratio (ours / reference).
  * `floor`, when given, is timed in the same rounds: its median, and the median per-round ratio
  * of it to the reference's side.
  */
-// How long each side of a row runs before it is timed.
-const WARM_MS = 150;
-
 function measure(make, rounds, roundMs, floor) {
   const sides = reference ? [ours, reference] : [ours];
   const fns = sides.map((api) => make(api));

@@ -181,6 +181,7 @@ fn stream_next(ev: Ev<'_>, kind: PartKind) -> StreamNext {
 
 /// The part of kind `kind` of one event (§3.4.1), with the event's refs (`eventRefs`).
 fn part_of(ev: Ev<'_>, kind: PartKind, refs: &Val) -> Val {
+    let refs = refs.clone();
     let o = match kind {
         PartKind::Text | PartKind::Reasoning | PartKind::Plan => {
             let StreamNext {
@@ -210,21 +211,21 @@ fn part_of(ev: Ev<'_>, kind: PartKind, refs: &Val) -> Val {
                 .k("state", Val::lit(state))
                 .k("sourceEventId", id)
                 .k("createdAt", created)
-                .k("refs", refs.clone())
+                .k("refs", refs)
         }
         PartKind::ToolPreview => card_part(
             ev,
             "tool-preview",
             ("toolCallId", ev_val(ev, "toolCallId")),
-            refs.clone(),
+            refs,
         ),
         PartKind::Artifact => {
             let aid = or_nullish(ev_val(ev, "artifactId"), || first_ref(ev, "artifactRefs"));
-            card_part(ev, "artifact-card", ("artifactId", aid), refs.clone())
+            card_part(ev, "artifact-card", ("artifactId", aid), refs)
         }
         PartKind::Evidence => {
             let eid = or_nullish(ev_val(ev, "evidenceId"), || first_ref(ev, "evidenceRefs"));
-            card_part(ev, "evidence-citation", ("evidenceId", eid), refs.clone())
+            card_part(ev, "evidence-citation", ("evidenceId", eid), refs)
         }
         PartKind::Diagnostic => {
             let id = ev_val(ev, "id");
@@ -239,7 +240,7 @@ fn part_of(ev: Ev<'_>, kind: PartKind, refs: &Val) -> Val {
                 )
                 .k("sourceEventId", id)
                 .k("createdAt", ev_val(ev, "createdAt"))
-                .k("refs", refs.clone())
+                .k("refs", refs)
         }
     };
     o.into_val()

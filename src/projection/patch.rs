@@ -487,6 +487,33 @@ pub fn record_sent<T>(
     }
 }
 
+/// An insertion-ordered set of values kept as an output list (JS `Set` semantics: strings and
+/// numbers by value, objects by identity, the list keeping them alive), with dirty tracking of
+/// the receiver's copy.
+#[derive(Default)]
+pub struct OrderedSet {
+    pub items: Vec<Val>,
+    seen: crate::contract::fxhash::HashSet<crate::contract::val::JsKey>,
+    pub tracker: ListTracker,
+}
+
+impl OrderedSet {
+    /// Add `v` unless the set holds it; whether it was added.
+    pub fn insert(&mut self, v: Val) -> bool {
+        if self.seen.insert(v.key()) {
+            self.items.push(v);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The list's value.
+    pub fn to_val(&self) -> Val {
+        Val::arr(self.items.clone())
+    }
+}
+
 /// Dirty tracking for one output array: which slots changed since the last `take`.
 #[derive(Clone, Debug, Default)]
 pub struct ListTracker {

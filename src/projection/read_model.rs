@@ -7,7 +7,7 @@ use crate::contract::fxhash::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::normalization::{ev_val, record};
-use super::patch::{list_op, ListTracker, PatchOp, Seg};
+use super::patch::{list_op, ListTracker, OrderedSet, PatchOp, Seg};
 use super::templates;
 use crate::contract::event::{Ev, Odd};
 use crate::contract::js::js_string_to_number;
@@ -257,26 +257,6 @@ fn skill_count(ev: Ev<'_>) -> f64 {
             _ => f64::NAN,
         },
         Some(Value::Object(_)) => f64::NAN,
-    }
-}
-
-/// Insertion-ordered set of values kept as an output list (JS `Set` semantics: strings and
-/// numbers by value, objects by identity, the list keeping them alive).
-#[derive(Default)]
-pub struct OrderedSet {
-    pub items: Vec<Val>,
-    seen: HashSet<JsKey>,
-    pub tracker: ListTracker,
-}
-
-impl OrderedSet {
-    pub fn insert(&mut self, v: Val) -> bool {
-        if self.seen.insert(v.key()) {
-            self.items.push(v);
-            true
-        } else {
-            false
-        }
     }
 }
 

@@ -8,7 +8,7 @@
 //! the previous call (a new activity is one list slot, a thread update is a few key
 //! replacements plus appended reference slots).
 
-use crate::contract::fxhash::{HashMap, HashSet};
+use crate::contract::fxhash::HashMap;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -17,7 +17,7 @@ use crate::contract::event::{first_of, Ev, Field, Odd, OddOp};
 use crate::contract::js::{includes, utf16_len, utf16_prefix};
 use crate::contract::val::{JsKey, Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
-use crate::projection::patch::{list_op, ListTracker, Patch, PatchOp, Seg};
+use crate::projection::patch::{list_op, ListTracker, OrderedSet, Patch, PatchOp, Seg};
 use crate::projection::view_rules::{SUBAGENT_THREAD_FIELDS, SUBAGENT_THREAD_PAYLOAD_KEYS};
 
 /// Thread keys other than the three reference lists, `isolation` and `collaboration`, in the
@@ -332,27 +332,6 @@ fn delegation_action(cls: &str) -> &'static str {
         "send_input"
     } else {
         "spawn"
-    }
-}
-
-/// An insertion-ordered set of values (JS `Set` semantics: primitives by value, objects by
-/// identity, the list keeping them alive) with dirty tracking of the receiver's copy.
-#[derive(Default)]
-struct OrderedSet {
-    items: Vec<Val>,
-    seen: HashSet<JsKey>,
-    tracker: ListTracker,
-}
-
-impl OrderedSet {
-    fn insert(&mut self, v: Val) {
-        if self.seen.insert(v.key()) {
-            self.items.push(v);
-        }
-    }
-
-    fn to_val(&self) -> Val {
-        Val::arr(self.items.clone())
     }
 }
 

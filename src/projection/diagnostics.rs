@@ -1,6 +1,6 @@
 //! `diagnostics` (spec §3.10): one view per failed, blocked or `runtime.error` event.
 
-use super::normalization::{ev_val, or_nullish};
+use super::normalization::or_nullish;
 use crate::contract::event::Ev;
 use crate::contract::val::{Obj, Val};
 
@@ -12,11 +12,11 @@ pub fn diagnostic(ev: Ev<'_>) -> Option<Val> {
     }
     Some(
         Obj::new()
-            .k("id", or_nullish(ev_val(ev, "traceId"), || ev_val(ev, "id")))
-            .k("sourceEventId", ev_val(ev, "id"))
-            .k("title", ev_val(ev, "title"))
-            .k("detail", ev_val(ev, "detail"))
-            .k("status", ev_val(ev, "status"))
+            .k("id", or_nullish(ev.val("traceId"), || ev.val("id")))
+            .k("sourceEventId", ev.val("id"))
+            .k("title", ev.val("title"))
+            .k("detail", ev.val("detail"))
+            .k("status", ev.val("status"))
             .into_val(),
     )
 }

@@ -142,11 +142,11 @@ pub struct GraphAcc {
 
 fn parent_of(ev: Ev<'_>) -> Val {
     if ev.truthy("subagentId") && ev.truthy("taskId") {
-        ev_val(ev, "taskId")
+        ev.val("taskId")
     } else if ev.truthy("stepId") && ev.truthy("toolCallId") {
-        ev_val(ev, "stepId")
+        ev.val("stepId")
     } else if ev.truthy("taskId") && ev.truthy("runId") {
-        ev_val(ev, "taskId")
+        ev.val("taskId")
     } else {
         Val::Undef
     }
@@ -217,21 +217,19 @@ impl GraphAcc {
                     .map_or("task", |(_, t)| *t),
             )
         });
-        n.status = ev_val(ev, "status");
-        n.title = or_nullish(std::mem::take(&mut n.title), || ev_val(ev, "title"));
+        n.status = ev.val("status");
+        n.title = or_nullish(std::mem::take(&mut n.title), || ev.val("title"));
         for r in refs {
             if n.ref_set.insert(r.key()) {
                 Rc::make_mut(&mut n.refs).push(r);
             }
         }
-        let id = ev_val(ev, "id");
+        let id = ev.val("id");
         if n.source_set.insert(id.key()) {
             Rc::make_mut(&mut n.source_ids).push(id);
         }
-        n.created = or_nullish(std::mem::take(&mut n.created), || ev_val(ev, "createdAt"));
-        n.completed = or_nullish(ev_val(ev, "completedAt"), || {
-            std::mem::take(&mut n.completed)
-        });
+        n.created = or_nullish(std::mem::take(&mut n.created), || ev.val("createdAt"));
+        n.completed = or_nullish(ev.val("completedAt"), || std::mem::take(&mut n.completed));
         self.tracker.touch(pos);
     }
 

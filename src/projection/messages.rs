@@ -15,7 +15,7 @@ use crate::contract::js::{includes, is_js_whitespace, js_trim};
 use crate::contract::val::{Obj, Val};
 
 fn detail_or_title(ev: Ev<'_>) -> Val {
-    or_nullish(ev_val(ev, "detail"), || ev_val(ev, "title"))
+    or_nullish(ev.val("detail"), || ev.val("title"))
 }
 
 fn plan_text(ev: Ev<'_>) -> Option<String> {
@@ -55,7 +55,7 @@ fn plan_text(ev: Ev<'_>) -> Option<String> {
 fn message_id(ev: Ev<'_>) -> Val {
     match ev.payload_get("messageId") {
         Some(Value::String(s)) => Val::str(s),
-        _ => ev_val(ev, "id"),
+        _ => ev.val("id"),
     }
 }
 
@@ -67,8 +67,8 @@ fn card_part(
     (id_key, id_val): (&'static str, Val),
     refs: Val,
 ) -> Obj {
-    let id = ev_val(ev, "id");
-    let created = ev_val(ev, "createdAt");
+    let id = ev.val("id");
+    let created = ev.val("createdAt");
     Obj::with_capacity(8)
         .k("type", Val::lit(ty))
         .k("partId", id.clone())
@@ -174,8 +174,8 @@ fn stream_next(ev: Ev<'_>, kind: PartKind) -> StreamNext {
     StreamNext {
         text,
         state: if fin { "final" } else { "streaming" },
-        id: ev_val(ev, "id"),
-        created: ev_val(ev, "createdAt"),
+        id: ev.val("id"),
+        created: ev.val("createdAt"),
     }
 }
 
@@ -216,30 +216,27 @@ fn part_of(ev: Ev<'_>, kind: PartKind, refs: &Val) -> Val {
         PartKind::ToolPreview => card_part(
             ev,
             "tool-preview",
-            ("toolCallId", ev_val(ev, "toolCallId")),
+            ("toolCallId", ev.val("toolCallId")),
             refs,
         ),
         PartKind::Artifact => {
-            let aid = or_nullish(ev_val(ev, "artifactId"), || first_ref(ev, "artifactRefs"));
+            let aid = or_nullish(ev.val("artifactId"), || first_ref(ev, "artifactRefs"));
             card_part(ev, "artifact-card", ("artifactId", aid), refs)
         }
         PartKind::Evidence => {
-            let eid = or_nullish(ev_val(ev, "evidenceId"), || first_ref(ev, "evidenceRefs"));
+            let eid = or_nullish(ev.val("evidenceId"), || first_ref(ev, "evidenceRefs"));
             card_part(ev, "evidence-citation", ("evidenceId", eid), refs)
         }
         PartKind::Diagnostic => {
-            let id = ev_val(ev, "id");
+            let id = ev.val("id");
             Obj::with_capacity(8)
                 .k("type", Val::lit("diagnostic-ref"))
                 .k("partId", id.clone())
                 .k("text", detail_or_title(ev))
-                .k("state", ev_val(ev, "status"))
-                .k(
-                    "diagnosticId",
-                    or_nullish(ev_val(ev, "traceId"), || id.clone()),
-                )
+                .k("state", ev.val("status"))
+                .k("diagnosticId", or_nullish(ev.val("traceId"), || id.clone()))
                 .k("sourceEventId", id)
-                .k("createdAt", ev_val(ev, "createdAt"))
+                .k("createdAt", ev.val("createdAt"))
                 .k("refs", refs)
         }
     };

@@ -141,7 +141,9 @@ pub fn ev_str(ev: Ev<'_>, k: &str) -> Val {
     Val::opt_str(ev.str(k))
 }
 
-/// A field of the event as a `Val`, JSON kept (null stays null; absent is `Undef`).
+/// A field of the event as a `Val`, JSON kept (null stays null; absent is `Undef`): for a name
+/// known only at run time (a table's). A literal name reads through `ev.val`, inlined, whose
+/// slot is then computed at compile time.
 pub fn ev_val(ev: Ev<'_>, k: &str) -> Val {
     ev.val(k)
 }

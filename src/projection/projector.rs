@@ -13,7 +13,6 @@ use super::diagnostics::diagnostic;
 use super::events::Stored;
 use super::graph::{GraphAcc, GraphChange};
 use super::messages::{MessageChange, MessagesAcc};
-use super::normalization::ev_val;
 use super::patch::{change_ops, list_op, ListChange, ListTracker, Patch, PatchOp, Seg};
 use super::read_model::{ReadFacts, ReadModelAcc, READ_MODEL_KEYS};
 use super::refs::{RefViews, REF_VIEWS};
@@ -479,8 +478,8 @@ impl<'a> ProjectorCore<'a> {
                 pos,
                 ext,
                 Some(surface),
-                ev_val(ev, "title"),
-                ev_val(ev, "detail"),
+                ev.val("title"),
+                ev.val("detail"),
             )?;
             subagents::check(ev)?;
             let delta = state_delta::prepare(ev);

@@ -6,7 +6,7 @@ use crate::contract::fxhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::normalization::{ev_val, record};
+use super::normalization::record;
 use super::patch::{list_op, ListTracker, OrderedSet, PatchOp, Seg};
 use super::templates;
 use crate::contract::event::{Ev, Odd};
@@ -175,7 +175,7 @@ impl ReadFacts {
     pub fn of(ev: Ev<'_>, surface: &'static str) -> ReadFacts {
         let class = ClassFacts::of(ev.cls(), ev.status());
         let action = if (class.required || class.terminal) && ev.js("actionId").truthy() {
-            lookup_key(&ev_val(ev, "actionId"))
+            lookup_key(&ev.val("actionId"))
         } else {
             None
         };
@@ -199,12 +199,12 @@ impl ReadFacts {
             surface,
             count_positive: class.counted && skill_count(ev) > 0.0,
             recovery: (class.required || class.terminal) && is_input_source_recovery(ev),
-            id: ev_val(ev, "id").key(),
+            id: ev.val("id").key(),
             action,
             resolved_from,
             artifact_refs: refs("artifactRefs"),
             evidence_refs: refs("evidenceRefs"),
-            task: ev.js("taskId").truthy().then(|| ev_val(ev, "taskId")),
+            task: ev.js("taskId").truthy().then(|| ev.val("taskId")),
         }
     }
 }

@@ -39,8 +39,8 @@ pub fn ref_view(ev: Ev<'_>, id: Val) -> Val {
             or_ev(raw(&["sourceEventId", "eventId"]), "id"),
         )
         .k("title", or_ev(raw(&["title", "name"]), "title"))
-        .k("status", ev_val(ev, "status"))
-        .k("owner", ev_val(ev, "owner"))
+        .k("status", ev.val("status"))
+        .k("owner", ev.val("owner"))
         .k("path", Val::opt_str(safe_path(path)))
         .k(
             "contentRef",

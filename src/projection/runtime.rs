@@ -152,7 +152,7 @@ impl RuntimeAcc {
         let f = StatusFacts::of(ev);
         let action = ev.js("actionId").truthy();
         let action_key = if action {
-            lookup_key(&ev_val(ev, "actionId"))
+            lookup_key(&ev.val("actionId"))
         } else {
             None
         };

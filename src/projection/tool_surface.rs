@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use super::mcp_patch::McpPatch;
 use super::normalization::{
-    defined_string, ev_val, or_nullish, read_number_field, read_string_array_field,
-    read_string_field, truncate_text, unique_strings, unique_trimmed,
+    defined_string, or_nullish, read_number_field, read_string_array_field, read_string_field,
+    truncate_text, unique_strings, unique_trimmed,
 };
 use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
@@ -472,11 +472,7 @@ impl ToolSurfaceAcc {
     ) -> Result<(), Odd> {
         let (surface, title, detail) = match facts {
             Some(f) => (f.surface, f.title, f.detail),
-            None => (
-                Some(surface(ev)?),
-                ev_val(ev, "title"),
-                ev_val(ev, "detail"),
-            ),
+            None => (Some(surface(ev)?), ev.val("title"), ev.val("detail")),
         };
         let ext = u32::try_from(i).unwrap_or(u32::MAX);
         let change = self.prepare(ev, i, ext, surface, title, detail)?;
@@ -512,17 +508,17 @@ impl ToolSurfaceAcc {
             ],
         ) {
             Some(s) => Val::str(s),
-            None => or_nullish(ev_val(ev, "title"), || Val::lit("unknown-tool")),
+            None => or_nullish(ev.val("title"), || Val::lit("unknown-tool")),
         };
-        let id: Val = or_nullish(ev_val(ev, "toolCallId"), || {
+        let id: Val = or_nullish(ev.val("toolCallId"), || {
             match pt(
                 &recs,
                 &["toolCallId", "tool_call_id", "callId", "call_id", "id"],
             ) {
                 Some(s) => Val::str(s),
                 None => {
-                    let scope = or_nullish(ev_val(ev, "turnId"), || {
-                        or_nullish(ev_val(ev, "runId"), || Val::lit("turn"))
+                    let scope = or_nullish(ev.val("turnId"), || {
+                        or_nullish(ev.val("runId"), || Val::lit("turn"))
                     });
                     Val::string(format!(
                         "{}:{}:{i}",
@@ -627,7 +623,7 @@ impl ToolSurfaceAcc {
             Some(c) if !c.operation_kind.is_nullish() => Val::Undef,
             _ => classify()?,
         };
-        let event_id = ev_val(ev, "id");
+        let event_id = ev.val("id");
         let mut change = ToolChange {
             pos,
             key,
@@ -636,8 +632,8 @@ impl ToolSurfaceAcc {
             family,
             operation_kind,
             mcp_server,
-            status: ev_val(ev, "status"),
-            phase: ev_val(ev, "phase"),
+            status: ev.val("status"),
+            phase: ev.val("phase"),
             title,
             detail: detail_ev,
             input_preview,
@@ -645,8 +641,8 @@ impl ToolSurfaceAcc {
             error_preview,
             progress: num("progress"),
             total: num("total"),
-            created: ev_val(ev, "createdAt"),
-            completed: ev_val(ev, "completedAt"),
+            created: ev.val("createdAt"),
+            completed: ev.val("completedAt"),
             artifact_refs,
             evidence_refs,
             event_id,

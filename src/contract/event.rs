@@ -532,9 +532,22 @@ impl<'a> Ev<'a> {
 
     /// `get` with the field's slot already resolved.
     fn get_at(&self, slot: Option<usize>, k: &str) -> Option<Field<'a>> {
+        self.located(slot, k)
+    }
+
+    /// [`Self::get_at`], inlined into the few readers below: a located field is one load.
+    #[inline(always)]
+    fn located(&self, slot: Option<usize>, k: &str) -> Option<Field<'a>> {
         if let (Some(ix), Some(slot)) = (self.index, slot) {
             return ix.fields.get(slot).copied().flatten();
         }
+        self.get_by_name(k)
+    }
+
+    /// A member read by name: an event whose fields are not located, or a name that is not a
+    /// field of the model.
+    #[inline(never)]
+    fn get_by_name(&self, k: &str) -> Option<Field<'a>> {
         obj_get(self.map, k).map(Field::Json)
     }
 
@@ -567,7 +580,7 @@ impl<'a> Ev<'a> {
 
     /// `str` with the field's slot already resolved.
     fn str_at(&self, slot: Option<usize>, k: &str) -> Option<&'a str> {
-        self.get_at(slot, k).and_then(Field::as_str)
+        self.located(slot, k).and_then(Field::as_str)
     }
 
     /// Field if it is a non-empty string (JS truthy string).
@@ -634,7 +647,7 @@ impl<'a> Ev<'a> {
 
     /// `js` with the field's slot already resolved.
     fn js_at(&self, slot: Option<usize>, k: &str) -> Js<'a> {
-        self.get_at(slot, k).map_or(Js::Undef, Field::js)
+        self.located(slot, k).map_or(Js::Undef, Field::js)
     }
 
     /// `ev.k?.method()`: `None` when nullish, the string, or the odd value (a `TypeError` in the

@@ -272,6 +272,9 @@ struct Lits {
 }
 
 thread_local! {
+    /// The one empty array every empty list value shares ([`Val::arr`]).
+    static EMPTY_ARR: std::cell::RefCell<Option<Rc<Vec<Val>>>> =
+        const { std::cell::RefCell::new(None) };
     /// Shared strings of `'static` texts, by address and length (direct-mapped: a collision
     /// only costs a fresh string).
     static LITS: std::cell::RefCell<Lits> = const {
@@ -282,9 +285,15 @@ thread_local! {
     };
 }
 
-/// Empty the cache behind [`Val::lit`]. Memory that is released wholesale (the wasm batch
-/// arena) must not keep cached strings: the arena calls this when it starts and when it stops.
+/// Empty the cache behind [`Val::lit`] and forget the shared empty array ([`Val::arr`]).
+/// Memory that is released wholesale (the wasm batch arena) must not keep cached values: the
+/// arena calls this when it starts and when it stops.
 pub fn forget_shared_literals() {
+    EMPTY_ARR.with(|shared| {
+        if let Ok(mut shared) = shared.try_borrow_mut() {
+            *shared = None;
+        }
+    });
     LITS.with(|cache| {
         let Ok(mut cache) = cache.try_borrow_mut() else {
             return;
@@ -349,7 +358,18 @@ impl Val {
         }
     }
 
+    /// An array value. Every empty one shares one allocation (a state has a dozen empty lists
+    /// and a short batch makes them anew each call); the containers are never changed in place
+    /// while shared (`Rc::make_mut` copies), and each is written out as an array of its own.
     pub fn arr(v: Vec<Val>) -> Val {
+        if v.is_empty() {
+            return EMPTY_ARR.with(|shared| {
+                let Ok(mut shared) = shared.try_borrow_mut() else {
+                    return Val::Arr(Rc::new(v));
+                };
+                Val::Arr(shared.get_or_insert_with(|| Rc::new(Vec::new())).clone())
+            });
+        }
         Val::Arr(Rc::new(v))
     }
 

@@ -363,12 +363,17 @@ impl Val {
     /// while shared (`Rc::make_mut` copies), and each is written out as an array of its own.
     pub fn arr(v: Vec<Val>) -> Val {
         if v.is_empty() {
-            return EMPTY_ARR.with(|shared| {
-                let Ok(mut shared) = shared.try_borrow_mut() else {
-                    return Val::Arr(Rc::new(v));
-                };
-                Val::Arr(shared.get_or_insert_with(|| Rc::new(Vec::new())).clone())
+            let shared = EMPTY_ARR.with(|shared| {
+                let mut shared = shared.try_borrow_mut().ok()?;
+                Some(shared.get_or_insert_with(|| Rc::new(Vec::new())).clone())
             });
+            if let Some(shared) = shared {
+                if v.capacity() == 0 {
+                    // Nothing to free: skip the vector's drop.
+                    std::mem::forget(v);
+                }
+                return Val::Arr(shared);
+            }
         }
         Val::Arr(Rc::new(v))
     }

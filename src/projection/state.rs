@@ -31,8 +31,8 @@ pub fn hydration(event_count: usize, stale: bool) -> Val {
     } else {
         "idle"
     };
-    Obj::new()
-        .k("status", Val::str(status))
+    Obj::with_capacity(2)
+        .k("status", Val::lit(status))
         .k("eventCount", Val::Num(event_count as f64))
         .into_val()
 }

@@ -671,7 +671,17 @@ impl<'a> Ev<'a> {
     /// The items of `[...(ev.k ?? [])]` as output values: an array's items, a string's code
     /// points; other values are not iterable (a `TypeError` in the reference).
     pub fn spread(&self, k: &'static str, out: &mut Vec<Val>) -> Result<(), Odd> {
-        match self.js(k) {
+        self.spread_at(field_slot(k), k, out)
+    }
+
+    /// `spread` with the field's slot already resolved.
+    fn spread_at(
+        &self,
+        slot: Option<usize>,
+        k: &'static str,
+        out: &mut Vec<Val>,
+    ) -> Result<(), Odd> {
+        match self.js_at(slot, k) {
             Js::Undef | Js::Null => Ok(()),
             Js::Arr(a) => {
                 out.extend(a.iter().map(Val::from_json));
@@ -690,6 +700,7 @@ impl<'a> Ev<'a> {
 
     /// The items `ev.k?.forEach(...)` visits: an array's items; other values but `null` and
     /// `undefined` have no `forEach` (a `TypeError` in the reference).
+    #[inline(always)]
     pub fn for_each(&self, k: &'static str) -> Result<&'a [Value], Odd> {
         match self.js(k) {
             Js::Undef | Js::Null => Ok(&[]),
@@ -702,8 +713,8 @@ impl<'a> Ev<'a> {
     /// ...evidenceRefs]`, each `?? []`).
     pub fn refs(&self) -> Result<Vec<Val>, Odd> {
         let mut out = Vec::new();
-        for k in REF_FIELDS {
-            self.spread(k, &mut out)?;
+        for (k, slot) in REF_FIELDS.into_iter().zip(SLOT_REFS) {
+            self.spread_at(Some(slot), k, &mut out)?;
         }
         Ok(out)
     }

@@ -120,8 +120,9 @@ pub fn field_slot(k: &str) -> Option<usize> {
     super::names::name_index(&EVENT_FIELDS, &FIELD_TABLE, k.as_bytes())
 }
 
-/// The slot of a field the table is known to hold.
-const fn slot_of(name: &str) -> usize {
+/// The slot of a field the table is known to hold (a compile-time error for any other name):
+/// for tables of field names, whose readers then skip the name lookup ([`Ev::js_slot`]).
+pub const fn slot_of(name: &str) -> usize {
     match super::names::const_position(&EVENT_FIELDS, name) {
         Some(slot) => slot,
         None => panic!("not a field of the event model"),
@@ -643,6 +644,11 @@ impl<'a> Ev<'a> {
     #[inline(always)]
     pub fn js(&self, k: &str) -> Js<'a> {
         self.js_at(field_slot(k), k)
+    }
+
+    /// `js` of a field whose slot ([`slot_of`]) a table of names holds.
+    pub fn js_slot(&self, slot: usize, k: &str) -> Js<'a> {
+        self.js_at(Some(slot), k)
     }
 
     /// `js` with the field's slot already resolved.

@@ -7,7 +7,7 @@ use crate::contract::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::{list_ops_by_slot, record_sent, ListTracker, PatchOp, Seg};
-use crate::contract::event::Ev;
+use crate::contract::event::{slot_of, Ev};
 use crate::contract::val::{JsKey, Obj, Val};
 
 const ID_FIELDS: [(&str, &str); 8] = [
@@ -20,6 +20,17 @@ const ID_FIELDS: [(&str, &str); 8] = [
     ("taskId", "task"),
     ("turnId", "turn"),
 ];
+
+/// The slots of [`ID_FIELDS`] (read for every event, without a name lookup).
+const ID_SLOTS: [usize; ID_FIELDS.len()] = {
+    let mut out = [0; ID_FIELDS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = slot_of(ID_FIELDS[i].0);
+        i += 1;
+    }
+    out
+};
 
 struct Node {
     node_id: Val,
@@ -163,12 +174,15 @@ impl GraphAcc {
     pub fn prepare(&self, ev: Ev<'_>, refs: &Val) -> Option<GraphChange> {
         // `subagentId ?? toolCallId ?? ... ?? turnId`: the first present and not null; only a
         // truthy one names a node.
-        let first = ID_FIELDS.iter().find(|(k, _)| ev.present(k))?;
-        if !ev.truthy(first.0) {
+        let (&(name, _), slot) = ID_FIELDS
+            .iter()
+            .zip(ID_SLOTS)
+            .find(|(&(k, _), slot)| !ev.js_slot(*slot, k).is_nullish())?;
+        if !ev.js_slot(slot, name).truthy() {
             return None;
         }
         Some(GraphChange {
-            node_id: ev_val(ev, first.0),
+            node_id: ev_val(ev, name),
             refs: refs.as_arr().unwrap_or(&[]).to_vec(),
         })
     }

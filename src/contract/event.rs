@@ -129,6 +129,17 @@ pub const fn slot_of(name: &str) -> usize {
     }
 }
 
+/// The slots of a table of field names ([`slot_of`] of each).
+pub const fn slots_of<const N: usize>(names: [&str; N]) -> [usize; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = slot_of(names[i]);
+        i += 1;
+    }
+    out
+}
+
 const SLOT_SEQUENCE: usize = slot_of("sequence");
 const SLOT_PAYLOAD: usize = slot_of("payload");
 const SLOT_REFS: [usize; 3] = [

@@ -7,30 +7,27 @@ use crate::contract::fxhash::{HashMap, HashSet};
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::{list_ops_by_slot, record_sent, ListTracker, PatchOp, Seg};
-use crate::contract::event::{slot_of, Ev};
+use crate::contract::event::{slots_of, Ev};
 use crate::contract::val::{JsKey, Obj, Val};
 
-const ID_FIELDS: [(&str, &str); 8] = [
-    ("subagentId", "subagent"),
-    ("toolCallId", "tool"),
-    ("actionId", "action"),
-    ("stepId", "step"),
-    ("attemptId", "attempt"),
-    ("runId", "run"),
-    ("taskId", "task"),
-    ("turnId", "turn"),
+/// The id fields that name a node, in the order the reference tries them (a later event with
+/// any of them truthy touches the graph: `state_delta::touches`), and the node type each gives.
+pub const ID_FIELDS: [&str; 8] = [
+    "subagentId",
+    "toolCallId",
+    "actionId",
+    "stepId",
+    "attemptId",
+    "runId",
+    "taskId",
+    "turnId",
+];
+const ID_TYPES: [&str; ID_FIELDS.len()] = [
+    "subagent", "tool", "action", "step", "attempt", "run", "task", "turn",
 ];
 
 /// The slots of [`ID_FIELDS`] (read for every event, without a name lookup).
-const ID_SLOTS: [usize; ID_FIELDS.len()] = {
-    let mut out = [0; ID_FIELDS.len()];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = slot_of(ID_FIELDS[i].0);
-        i += 1;
-    }
-    out
-};
+const ID_SLOTS: [usize; ID_FIELDS.len()] = slots_of(ID_FIELDS);
 
 struct Node {
     node_id: Val,
@@ -174,10 +171,10 @@ impl GraphAcc {
     pub fn prepare(&self, ev: Ev<'_>, refs: &Val) -> Option<GraphChange> {
         // `subagentId ?? toolCallId ?? ... ?? turnId`: the first present and not null; only a
         // truthy one names a node.
-        let (&(name, _), slot) = ID_FIELDS
-            .iter()
+        let (name, slot) = ID_FIELDS
+            .into_iter()
             .zip(ID_SLOTS)
-            .find(|(&(k, _), slot)| !ev.js_slot(*slot, k).is_nullish())?;
+            .find(|&(k, slot)| !ev.js_slot(slot, k).is_nullish())?;
         if !ev.js_slot(slot, name).truthy() {
             return None;
         }
@@ -226,9 +223,11 @@ impl GraphAcc {
         n.node_type = or_nullish(std::mem::take(&mut n.node_type), || {
             Val::lit(
                 ID_FIELDS
-                    .iter()
-                    .find(|(k, _)| ev.truthy(k))
-                    .map_or("task", |(_, t)| *t),
+                    .into_iter()
+                    .zip(ID_SLOTS)
+                    .zip(ID_TYPES)
+                    .find(|&((k, slot), _)| ev.js_slot(slot, k).truthy())
+                    .map_or("task", |(_, t)| t),
             )
         });
         n.status = ev.val("status");

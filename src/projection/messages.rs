@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::normalization::{ev_val, or_nullish};
 use super::patch::{list_ops_by_value, ListTracker, PatchOp, Seg};
-use crate::contract::event::{slot_of, Ev, Js, Odd, OddOp};
+use crate::contract::event::{slots_of, Ev, Js, Odd, OddOp};
 use crate::contract::js::{includes, is_js_whitespace, js_trim};
 use crate::contract::val::{Obj, Val};
 
@@ -245,13 +245,7 @@ fn part_of(ev: Ev<'_>, kind: PartKind, refs: &Val) -> Val {
 
 /// The ids a stream's scope key joins, in order, and their slots.
 const SCOPE_KEY_FIELDS: [&str; 5] = ["runtimeId", "threadId", "runId", "turnId", "taskId"];
-const SCOPE_KEY_SLOTS: [usize; 5] = [
-    slot_of(SCOPE_KEY_FIELDS[0]),
-    slot_of(SCOPE_KEY_FIELDS[1]),
-    slot_of(SCOPE_KEY_FIELDS[2]),
-    slot_of(SCOPE_KEY_FIELDS[3]),
-    slot_of(SCOPE_KEY_FIELDS[4]),
-];
+const SCOPE_KEY_SLOTS: [usize; 5] = slots_of(SCOPE_KEY_FIELDS);
 
 /// Append the stream scope of an event: its truthy runtime, thread, run, turn and task ids and
 /// its payload `messageId` (a string), each as JS `String()` prints it, joined by `:`

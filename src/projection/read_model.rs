@@ -187,8 +187,8 @@ impl ReadFacts {
         } else {
             None
         };
-        let refs = |k| {
-            ev.for_each(k)
+        let refs = |items: Result<&[Value], Odd>| {
+            items
                 .unwrap_or_default()
                 .iter()
                 .map(Val::from_json)
@@ -202,8 +202,8 @@ impl ReadFacts {
             id: ev.val("id").key(),
             action,
             resolved_from,
-            artifact_refs: refs("artifactRefs"),
-            evidence_refs: refs("evidenceRefs"),
+            artifact_refs: refs(ev.for_each("artifactRefs")),
+            evidence_refs: refs(ev.for_each("evidenceRefs")),
             task: ev.js("taskId").truthy().then(|| ev.val("taskId")),
         }
     }

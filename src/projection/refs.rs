@@ -69,6 +69,7 @@ pub struct RefViews {
 impl RefViews {
     /// Add views for the ids of `field` (`artifactRefs` or `evidenceRefs`, which
     /// [`super::read_model::ReadModelAcc::check`] found to be lists).
+    #[inline(always)]
     pub fn apply(&mut self, ev: Ev<'_>, field: &'static str) {
         for id in ev.for_each(field).unwrap_or_default() {
             let id = Val::from_json(id);

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::contract::event::{first_of, Ev, Field, Odd, OddOp};
+use crate::contract::event::{first_of, slots_of, Ev, Field, Js, Odd, OddOp};
 use crate::contract::js::{includes, utf16_len, utf16_prefix};
 use crate::contract::val::{JsKey, Obj, Val};
 use crate::projection::collaboration::{build_collaboration_payload_metadata, CollabInput};
@@ -88,14 +88,23 @@ fn str_field<'a>(ev: Ev<'a>, k: &str) -> Option<&'a str> {
     ev.str(k)
 }
 
+/// The slots of [`SUBAGENT_THREAD_FIELDS`] (read for every event, without a name lookup).
+const THREAD_SLOTS: [usize; SUBAGENT_THREAD_FIELDS.len()] = slots_of(SUBAGENT_THREAD_FIELDS);
+
+/// The event's [`SUBAGENT_THREAD_FIELDS`], in order, with their names.
+fn thread_fields<'a>(ev: Ev<'a>) -> impl Iterator<Item = (&'static str, Js<'a>)> {
+    SUBAGENT_THREAD_FIELDS
+        .into_iter()
+        .zip(THREAD_SLOTS)
+        .map(move |(k, slot)| (k, ev.js_slot(slot, k)))
+}
+
 /// The subagent thread an event belongs to: `subagentId ?? workerId ?? payload thread id`.
 /// Only a non-empty string selects a thread.
 pub fn subagent_thread_id<'a>(ev: Ev<'a>) -> Option<&'a str> {
-    let field = SUBAGENT_THREAD_FIELDS
-        .iter()
-        .find_map(|k| ev.get(k).filter(|v| !v.is_null()));
+    let field = thread_fields(ev).find(|(_, v)| !v.is_nullish());
     let chosen = match field {
-        Some(v) => v.as_str(),
+        Some((_, v)) => v.as_str(),
         None => ev.raw_str(&SUBAGENT_THREAD_PAYLOAD_KEYS),
     };
     chosen.filter(|s| !s.is_empty())
@@ -107,10 +116,7 @@ pub fn subagent_thread_id<'a>(ev: Ev<'a>) -> Option<&'a str> {
 /// (phase, status, taskId, parent thread, handoffId). Stateless: `Ok` means
 /// [`SubagentsAcc::apply`] takes the event.
 pub fn check(ev: Ev<'_>) -> Result<(), Odd> {
-    let named = SUBAGENT_THREAD_FIELDS
-        .iter()
-        .map(|k| (*k, ev.js(k)))
-        .find(|(_, v)| !v.is_nullish());
+    let named = thread_fields(ev).find(|(_, v)| !v.is_nullish());
     let thread = match named {
         Some((_, v)) => v.truthy(),
         None => ev.raw_str(&SUBAGENT_THREAD_PAYLOAD_KEYS).is_some(),

@@ -304,23 +304,27 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
 }
 
 /// The event fields [`touches`] reads: an event's other fields never decide whether it
-/// supersedes a delta (the JS wrapper sends only these of the events that are not deltas).
-pub const SUPERSESSION_FIELDS: [&str; 14] = [
-    "eventClass",
-    "kind",
-    "status",
-    "subagentId",
-    "workerId",
-    "toolCallId",
-    "actionId",
-    "stepId",
-    "attemptId",
-    "runId",
-    "taskId",
-    "turnId",
-    "artifactRefs",
-    "evidenceRefs",
-];
+/// supersedes a delta (the JS wrapper sends only these of the events that are not deltas, in
+/// this order). The graph's id fields are [`super::graph::ID_FIELDS`].
+pub const SUPERSESSION_FIELDS: [&str; 14] = {
+    let id = super::graph::ID_FIELDS;
+    [
+        "eventClass",
+        "kind",
+        "status",
+        id[0],
+        "workerId",
+        id[1],
+        id[2],
+        id[3],
+        id[4],
+        id[5],
+        id[6],
+        id[7],
+        "artifactRefs",
+        "evidenceRefs",
+    ]
+};
 
 /// Does a later (non-`state.delta`) event touch `area`? Reads only [`SUPERSESSION_FIELDS`].
 pub fn touches(ev: Ev<'_>, area: &str) -> Result<bool, Odd> {
@@ -356,18 +360,7 @@ pub fn touches(ev: Ev<'_>, area: &str) -> Result<bool, Odd> {
                 )
                 || matches!(st, Some("failed" | "blocked"))
         }
-        "graph" => [
-            "subagentId",
-            "toolCallId",
-            "actionId",
-            "stepId",
-            "attemptId",
-            "runId",
-            "taskId",
-            "turnId",
-        ]
-        .iter()
-        .any(|k| ev.truthy(k)),
+        "graph" => super::graph::ID_FIELDS.iter().any(|k| ev.truthy(k)),
         "tools" => kind == "tool" || starts("tool.")?,
         "actions" => kind == "action" || starts("action.")?,
         "artifacts" => kind == "draft" || cls == "artifact.changed" || has_length("artifactRefs"),

@@ -142,11 +142,7 @@ pub const fn slots_of<const N: usize>(names: [&str; N]) -> [usize; N] {
 
 const SLOT_SEQUENCE: usize = slot_of("sequence");
 const SLOT_PAYLOAD: usize = slot_of("payload");
-const SLOT_REFS: [usize; 3] = [
-    slot_of(REF_FIELDS[0]),
-    slot_of(REF_FIELDS[1]),
-    slot_of(REF_FIELDS[2]),
-];
+const SLOT_REFS: [usize; 3] = slots_of(REF_FIELDS);
 
 /// Whether a value nests deeper than `limit` levels (the value itself is level 1). Recursion is
 /// bounded by `limit + 1` frames.
@@ -599,12 +595,6 @@ impl<'a> Ev<'a> {
     #[inline(always)]
     pub fn truthy_str(&self, k: &str) -> Option<&'a str> {
         self.str(k).filter(|s| !s.is_empty())
-    }
-
-    /// Field is present and not null (`ev.k != null`).
-    #[inline(always)]
-    pub fn present(&self, k: &str) -> bool {
-        !self.js_at(field_slot(k), k).is_nullish()
     }
 
     /// JS truthiness of a field.

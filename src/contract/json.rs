@@ -279,7 +279,7 @@ impl<'de> Visitor<'de> for WireValSeed {
         while let Some(x) = seq.next_element_seed(WireValSeed)? {
             items.push(x);
         }
-        Ok(Val::arr(items))
+        Ok(Val::input_arr(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
         let mut members: Vec<(Key, Val)> = Vec::with_capacity(8);

@@ -358,9 +358,10 @@ impl Val {
         }
     }
 
-    /// An array value. Every empty one shares one allocation (a state has a dozen empty lists
-    /// and a short batch makes them anew each call); the containers are never changed in place
-    /// while shared (`Rc::make_mut` copies), and each is written out as an array of its own.
+    /// An array the projection builds. Every empty one shares one allocation (a state has a
+    /// dozen empty lists and a short batch makes them anew each call); the containers are never
+    /// changed in place while shared (`Rc::make_mut` copies), and each is written out as an
+    /// array of its own. Arrays read from input are [`Val::input_arr`].
     pub fn arr(v: Vec<Val>) -> Val {
         if v.is_empty() {
             let shared = EMPTY_ARR.with(|shared| {
@@ -375,6 +376,14 @@ impl Val {
                 return Val::Arr(shared);
             }
         }
+        Val::Arr(Rc::new(v))
+    }
+
+    /// An array read from input (parsed JSON): always an array of its own, never the shared
+    /// empty one. Input arrays are compared by identity where the reference puts them in a
+    /// `Set` or `Map` ([`Val::key`]: a graph node id, an event's refs), so two `[]` of two
+    /// events must stay two values.
+    pub fn input_arr(v: Vec<Val>) -> Val {
         Val::Arr(Rc::new(v))
     }
 
@@ -703,7 +712,7 @@ fn from_json_iter(root: &serde_json::Value, wire: bool) -> Val {
             }
             None => {
                 let done = match stack.pop() {
-                    Some(Frame::Arr(_, items)) => Val::arr(items),
+                    Some(Frame::Arr(_, items)) => Val::input_arr(items),
                     Some(Frame::Obj(_, _, o, _)) => o.into_val(),
                     None => Val::Undef,
                 };
@@ -1068,6 +1077,32 @@ fn stringify_val(v: &Val, out: &mut String, ev: &mut dyn FnMut(u32, &mut String)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Empty arrays the projection builds share one allocation, but every array read from
+    /// input keeps an identity of its own: two events' `[]` are two `Set` members, two graph
+    /// node ids.
+    #[test]
+    fn input_arrays_keep_their_identity() {
+        let parsed = |text: &str| {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            Val::from_json(&value)
+        };
+        let wire = |text: &str| crate::contract::json::parse_wire_val(text).unwrap_or_default();
+        for (a, b) in [
+            (parsed("[]"), parsed("[]")),
+            (wire("[]"), wire("[]")),
+            (parsed("[]"), Val::arr(Vec::new())),
+        ] {
+            assert!(matches!((&a, &b), (Val::Arr(_), Val::Arr(_))));
+            assert_ne!(a.key(), b.key());
+        }
+        let nested = parsed("[[], []]");
+        let items = nested.as_arr().unwrap_or(&[]);
+        assert_eq!(items.len(), 2);
+        assert_ne!(items[0].key(), items[1].key());
+        // Built empty lists are one value (the saving), equal as JSON to any other `[]`.
+        assert_eq!(Val::arr(Vec::new()).key(), Val::arr(Vec::new()).key());
+    }
 
     /// Strings every string writer is tried on: all of ASCII, text beyond it (two-, three- and
     /// four-byte UTF-8, U+2028, the largest code points), escapes and a U+0000 prefix.

@@ -144,7 +144,9 @@ impl Server {
 
     fn append_ids(&mut self, ids: &[Rc<str>]) {
         for x in ids {
-            if self.seen.insert(x.to_string()) {
+            // A copy of the id only for one not seen yet.
+            if !self.seen.contains(&**x) {
+                self.seen.insert(x.to_string());
                 self.event_ids.push(Val::Str(x.clone()));
             }
         }

@@ -10,7 +10,7 @@
 //! Run: `cargo run --release --example parse_costs -- [n] [runs]` (default 20000 5).
 
 use agent_runtime_projection::contract::json::{array_element_texts, parse_value, parse_wire_val};
-use agent_runtime_projection::contract::record::{EventRecord, NameSeed};
+use agent_runtime_projection::contract::record::EventRecord;
 use agent_runtime_projection::generator::generate_json;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -25,6 +25,29 @@ enum Borrowed<'a> {
     Str(Cow<'a, str>),
     Arr(Vec<Borrowed<'a>>),
     Obj(Vec<(Cow<'a, str>, Borrowed<'a>)>),
+}
+
+/// A member name, borrowed from the text when it has no escape.
+struct NameSeed;
+
+impl<'de> DeserializeSeed<'de> for NameSeed {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(NameSeed)
+    }
+}
+
+impl<'de> Visitor<'de> for NameSeed {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(s))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(s.to_owned()))
+    }
 }
 
 struct ValueSeed;

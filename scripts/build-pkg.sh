@@ -61,11 +61,12 @@ if [[ "$MODE" == release ]]; then
   # section only tells linkers what the module was built with; hosts ignore it (~120 B gzip).
   # --merge-similar-functions (before -Os) folds functions that differ only in constants, which
   # generic code instantiates many of (~1 KB gzip). --one-caller-inline-max-function-size: a
-  # function with one caller is inlined into it only up to 550 instructions (binaryen's default
+  # function with one caller is inlined into it only up to 120 instructions (binaryen's default
   # has no limit; inlining large ones made the module ~1.9 KB gzip larger; 0: 14.5 KB smaller but
-  # 1-11% slower; 550 rather than 600: ~250 B smaller, bench/ab.mjs 0.99-1.00 on batches and
-  # live apply, 15 rounds). Neither changes speed measurably (bench/ab.mjs, 11 and 21 rounds).
-  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=550 --low-memory-unused --converge --strip-debug --strip-producers \
+  # 1-11% slower). 120 rather than 550: ~6 KB smaller, which the event reader
+  # (contract::reader) needed, and ~2-5% slower than 550 in `bench/ab.mjs` (100 against 550, 15
+  # rounds: batches 1.03-1.05, live apply 1.02), less than the reader gains.
+  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=120 --low-memory-unused --converge --strip-debug --strip-producers \
     --strip-target-features \
     "${WASM_FEATURES[@]}" "$OUT/glue/${CRATE}_bg.wasm" -o "$OUT/glue/${CRATE}_bg.opt.wasm"
   mv "$OUT/glue/${CRATE}_bg.opt.wasm" "$OUT/glue/${CRATE}_bg.wasm"
@@ -84,7 +85,7 @@ if [[ "$PROFILING" == 1 ]]; then
   cp -r pkg "$PROF"
   wasm-bindgen --target web --keep-debug --out-dir "$PROF/glue-named" --out-name "$CRATE" "$WASM"
   # Same optimization as the package; -g keeps the name section.
-  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=550 \
+  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=120 \
     --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
     "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
   # Every entry loads the inlined bytes: inline the named module.

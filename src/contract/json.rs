@@ -11,15 +11,28 @@ use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
-use super::record::NameSeed;
-use super::val::{wire_string, Key, Obj, Val};
+use super::val::Val;
 
 /// Parse one JSON text (trailing non-whitespace is an error, as with `serde_json::from_str`).
 pub fn parse_value(text: &str) -> Result<Value, serde_json::Error> {
+    if let Some(v) = super::reader::whole_value(text) {
+        return Ok(v);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let v = ValueSeed.deserialize(&mut de)?;
     de.end()?;
     Ok(v)
+}
+
+/// The object of `members` in text order, built at its final size: a name given twice keeps
+/// its first place and its last value (as `JSON.parse` reads it).
+#[inline(never)]
+pub fn object_of(members: Vec<(String, Value)>) -> Value {
+    let mut out = Map::with_capacity(members.len());
+    for (k, v) in members {
+        out.insert(k, v);
+    }
+    Value::Object(out)
 }
 
 /// The double a JSON number literal denotes (correctly rounded; `-0` stays negative zero).
@@ -38,6 +51,22 @@ pub struct Parsed(pub Value);
 impl<'de> Deserialize<'de> for Parsed {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Parsed, D::Error> {
         ValueSeed.deserialize(d).map(Parsed)
+    }
+}
+
+impl<'t> ListItem<'t> for Parsed {
+    fn read_fast(text: &'t str) -> Option<(Parsed, usize)> {
+        super::reader::value_prefix(text).map(|(v, end)| (Parsed(v), end))
+    }
+}
+
+/// An item of a list [`for_each_array_element`] reads: by the event reader
+/// (`super::reader`) where it reads it, else through serde_json.
+pub trait ListItem<'t>: Deserialize<'t> {
+    /// The item at byte 0 of `text` and the index after it, without serde_json (`None`: let
+    /// serde_json read it).
+    fn read_fast(_text: &'t str) -> Option<(Self, usize)> {
+        None
     }
 }
 
@@ -108,7 +137,7 @@ pub fn array_element_texts(text: &str) -> Result<Vec<&str>, serde_json::Error> {
 /// whole array: callers refuse what nests that deep anyway (an event deeper than
 /// `event::MAX_EVENT_DEPTH` cannot be carried), and that check, not this reader, is where such
 /// an element stops.
-pub fn for_each_array_element<'t, T: Deserialize<'t>>(
+pub fn for_each_array_element<'t, T: ListItem<'t>>(
     text: &'t str,
     mut f: impl FnMut(T, &'t str) -> bool,
 ) -> bool {
@@ -116,7 +145,7 @@ pub fn for_each_array_element<'t, T: Deserialize<'t>>(
 }
 
 /// [`for_each_array_element`], built once per element type (not once per caller's closure).
-fn each_array_element<'t, T: Deserialize<'t>>(
+fn each_array_element<'t, T: ListItem<'t>>(
     text: &'t str,
     f: &mut dyn FnMut(T, &'t str) -> bool,
 ) -> bool {
@@ -139,11 +168,16 @@ fn each_array_element<'t, T: Deserialize<'t>>(
         let Some(rest) = text.get(pos..) else {
             return false;
         };
-        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
-        let Some(Ok(value)) = values.next() else {
-            return false;
+        let (value, end) = match T::read_fast(rest) {
+            Some((value, len)) => (value, pos + len),
+            None => {
+                let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+                let Some(Ok(value)) = values.next() else {
+                    return false;
+                };
+                (value, pos + values.byte_offset())
+            }
         };
-        let end = pos + values.byte_offset();
         let Some(item) = text.get(pos..end) else {
             return false;
         };
@@ -194,25 +228,6 @@ macro_rules! refuse_json {
     };
 }
 
-/// A visitor of objects (its `visit_map`) that also reads `null`, as `None`: a list's slot for
-/// an item its reader leaves out. Anything else does not read.
-pub struct OrNull<V>(pub V);
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for OrNull<V> {
-    type Value = Option<V::Value>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        self.0.expecting(f)?;
-        f.write_str(" or null")
-    }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        self.0.visit_map(map).map(Some)
-    }
-    refuse_json!('de, "neither an object nor null"; bool, i64, u64, f64, str, seq);
-}
-
 /// Pass 1 of [`array_element_texts`]: an array's elements are skipped; any other value is a
 /// data error (the text is JSON, but not an array).
 struct ArrayCheck;
@@ -230,63 +245,13 @@ impl<'de> Visitor<'de> for ArrayCheck {
 }
 
 /// Parse one JSON text written with the wire encoding straight into a [`Val`]: the same value
-/// as `Val::from_wire_json(&parse_value(text)?)`, without building the `serde_json::Value`
+/// as `Val::from_wire_json(&parse_value(text)?)`, which reads what the event reader
+/// (`super::reader`) leaves (and gives the error), without building the `serde_json::Value`
 /// between (no hashed map for an object of up to 16 members).
 pub fn parse_wire_val(text: &str) -> Result<Val, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let v = WireValSeed.deserialize(&mut de)?;
-    de.end()?;
-    Ok(v)
-}
-
-/// The visitor of [`parse_wire_val`].
-struct WireValSeed;
-
-impl<'de> DeserializeSeed<'de> for WireValSeed {
-    type Value = Val;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
-        d.deserialize_any(WireValSeed)
-    }
-}
-
-impl<'de> Visitor<'de> for WireValSeed {
-    type Value = Val;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Val, E> {
-        Ok(Val::Bool(b))
-    }
-    fn visit_i64<E>(self, n: i64) -> Result<Val, E> {
-        Ok(Val::Num(n as f64))
-    }
-    fn visit_u64<E>(self, n: u64) -> Result<Val, E> {
-        Ok(Val::Num(n as f64))
-    }
-    fn visit_f64<E>(self, n: f64) -> Result<Val, E> {
-        // Finite: serde_json refuses a number beyond the doubles.
-        Ok(Val::Num(n))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Val, E> {
-        Ok(wire_string(s))
-    }
-    fn visit_unit<E>(self) -> Result<Val, E> {
-        Ok(Val::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
-        let mut items = Vec::new();
-        while let Some(x) = seq.next_element_seed(WireValSeed)? {
-            items.push(x);
-        }
-        Ok(Val::input_arr(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
-        let mut members: Vec<(Key, Val)> = Vec::with_capacity(8);
-        while let Some(k) = map.next_key_seed(NameSeed)? {
-            members.push((Key::dynamic(&k), map.next_value_seed(WireValSeed)?));
-        }
-        Ok(Obj::from_members(members).into_val())
+    match super::reader::whole_wire_val(text) {
+        Some(v) => Ok(v),
+        None => parse_value(text).map(|v| Val::from_wire_json(&v)),
     }
 }
 
@@ -378,11 +343,7 @@ impl<'de> Visitor<'de> for TextSeed {
             let v = map.next_value_seed(ValueSeed)?;
             members.push((k, v));
         }
-        let mut out = Map::with_capacity(members.len());
-        for (k, v) in members {
-            out.insert(k, v);
-        }
-        Ok(TextValue::Json(Value::Object(out)))
+        Ok(TextValue::Json(object_of(members)))
     }
 }
 

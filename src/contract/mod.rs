@@ -10,6 +10,7 @@ pub mod js;
 pub mod json;
 pub mod names;
 pub mod order;
+pub mod reader;
 pub mod record;
 pub mod redact;
 pub mod sequence;

@@ -9,12 +9,12 @@
 //! name keeps its first position). Only objects are records: any other JSON value is refused,
 //! and callers read such text the usual way for the error it gives.
 
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::event::{deeper_than, field_slot, Ev, EvIndex, Field, EVENT_FIELDS, MAX_EVENT_DEPTH};
-use super::json::{OrNull, TextSeed, TextValue, ValueSeed};
+use super::json::{ListItem, TextValue, ValueSeed};
 
 /// A record's field as [`Ev`] reads it.
 fn field<'s>(slot: &'s TextValue<'_>) -> Field<'s> {
@@ -38,10 +38,38 @@ impl<'t> EventRecord<'t> {
     /// Parse the JSON text of one event object (trailing non-whitespace is an error, as with
     /// [`super::json::parse_value`]). `None`: not JSON, or not an object.
     pub fn parse(text: &'t str) -> Option<EventRecord<'t>> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let record = EventRecord::deserialize(&mut de).ok()?;
-        de.end().ok()?;
-        Some(record)
+        match super::reader::whole_record(text) {
+            Some(record) => Some(record),
+            None => match super::json::parse_value(text).ok()? {
+                Value::Object(map) => Some(EventRecord::of_object(map)),
+                _ => None,
+            },
+        }
+    }
+
+    /// The record of a parsed event object (what the event reader leaves to serde_json): its
+    /// strings owned, a name given twice read once (at its first place, with its last value,
+    /// which is the one a record reads).
+    pub fn of_object(map: Map<String, Value>) -> EventRecord<'t> {
+        let mut record = EventRecord {
+            fields: Vec::with_capacity(16),
+            extra: Map::new(),
+        };
+        for (name, value) in map {
+            match field_slot(&name) {
+                Some(slot) => record.fields.push((
+                    slot,
+                    match value {
+                        Value::String(s) => TextValue::Str(Cow::Owned(s)),
+                        v => TextValue::Json(v),
+                    },
+                )),
+                None => {
+                    record.extra.insert(name, value);
+                }
+            }
+        }
+        record
     }
 
     /// [`Self::parse`] of an event the projection can carry (`check_carryable`: nesting at
@@ -96,66 +124,27 @@ impl<'de> Deserialize<'de> for EventRecord<'de> {
     }
 }
 
-/// An object's member name, borrowed from the text when it has no escape (a serde seed for
-/// `MapAccess::next_key_seed`).
-pub struct NameSeed;
-
-impl<'de> DeserializeSeed<'de> for NameSeed {
-    type Value = Cow<'de, str>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(NameSeed)
-    }
-}
-
-impl<'de> Visitor<'de> for NameSeed {
-    type Value = Cow<'de, str>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a member name")
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(s))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s.to_owned()))
-    }
-}
-
-/// The record of an object. Read only through [`OrNull`] ([`MaybeRecord`]), which answers
-/// every other value (`null` as none, anything else an error).
-struct RecordVisitor;
-
 const NOT_AN_OBJECT: &str = "not an object";
-
-impl<'de> Visitor<'de> for RecordVisitor {
-    type Value = EventRecord<'de>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an event object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EventRecord<'de>, A::Error> {
-        let mut record = EventRecord {
-            fields: Vec::with_capacity(16),
-            extra: Map::new(),
-        };
-        while let Some(name) = map.next_key_seed(NameSeed)? {
-            match field_slot(&name) {
-                Some(slot) => record.fields.push((slot, map.next_value_seed(TextSeed)?)),
-                None => {
-                    let value = map.next_value_seed(ValueSeed)?;
-                    record.extra.insert(name.into_owned(), value);
-                }
-            }
-        }
-        Ok(record)
-    }
-}
 
 /// An event record, or `null` (`None`): a list's slot for an event its reader leaves out.
 /// Anything else does not read.
 pub struct MaybeRecord<'t>(pub Option<EventRecord<'t>>);
 
+/// Through serde_json: what the event reader leaves to it ([`ListItem::read_fast`] reads the
+/// rest), parsed as a value, then read as a record.
 impl<'de> Deserialize<'de> for MaybeRecord<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MaybeRecord<'de>, D::Error> {
-        d.deserialize_any(OrNull(RecordVisitor)).map(MaybeRecord)
+        match ValueSeed.deserialize(d)? {
+            Value::Null => Ok(MaybeRecord(None)),
+            Value::Object(map) => Ok(MaybeRecord(Some(EventRecord::of_object(map)))),
+            _ => Err(serde::de::Error::custom(NOT_AN_OBJECT)),
+        }
+    }
+}
+
+impl<'t> ListItem<'t> for MaybeRecord<'t> {
+    fn read_fast(text: &'t str) -> Option<(MaybeRecord<'t>, usize)> {
+        super::reader::record_or_null(text).map(|(r, end)| (MaybeRecord(r), end))
     }
 }
 

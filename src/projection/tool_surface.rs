@@ -15,11 +15,12 @@ use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{find_part, includes, js_lower, js_trim};
-use crate::contract::json::{for_each_array_element, OrNull, Skipped, ValueSeed};
+use crate::contract::json::{for_each_array_element, ListItem, ValueSeed};
 use crate::contract::order::OrdSet;
-use crate::contract::record::{EventRecord, NameSeed};
+use crate::contract::reader::Reader;
+use crate::contract::record::EventRecord;
 use crate::contract::val::{JsKey, Obj, Val};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer};
 
 fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
     v.and_then(Value::as_object)
@@ -1136,46 +1137,66 @@ struct ProjectionRecord<'t> {
 /// An item of the projections' list: a projection, or `null`.
 struct ProjectionItem<'t>(Option<ProjectionRecord<'t>>);
 
+/// Through serde_json: what the event reader leaves to it ([`ListItem::read_fast`] reads the
+/// rest), parsed as a value, then read as a projection.
 impl<'de> Deserialize<'de> for ProjectionItem<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(OrNull(ProjectionVisitor))
-            .map(ProjectionItem)
+        let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
+        let mut m = match ValueSeed.deserialize(d)? {
+            Value::Null => return Ok(ProjectionItem(None)),
+            Value::Object(m) => m,
+            _ => return Err(serde::de::Error::custom("neither an object nor null")),
+        };
+        let source = match m.remove(source_key) {
+            Some(Value::Object(source)) => Some(EventRecord::of_object(source)),
+            Some(_) => return Err(serde::de::Error::custom("a source that is not an object")),
+            None => None,
+        };
+        Ok(ProjectionItem(Some(ProjectionRecord {
+            source,
+            surface: m.remove(surface_key),
+            title: m.remove(title_key),
+            detail: m.remove(detail_key),
+        })))
     }
 }
 
-struct ProjectionVisitor;
-
-impl<'de> Visitor<'de> for ProjectionVisitor {
-    type Value = ProjectionRecord<'de>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a read-model projection")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+/// Read by the event reader where it can (as the visitor below reads it).
+impl<'t> ListItem<'t> for ProjectionItem<'t> {
+    fn read_fast(text: &'t str) -> Option<(ProjectionItem<'t>, usize)> {
         let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
+        let mut r = Reader::at(text, 0);
+        if r.null().is_some() {
+            return Some((ProjectionItem(None), r.pos()));
+        }
         let mut p = ProjectionRecord {
             source: None,
             surface: None,
             title: None,
             detail: None,
         };
-        // A name given twice: the later value, as `JSON.parse` reads it.
-        while let Some(name) = map.next_key_seed(NameSeed)? {
+        let mut more = r.open_object()?;
+        while more {
+            let name = r.name()?;
             let slot = match &*name {
                 k if k == surface_key => &mut p.surface,
                 k if k == title_key => &mut p.title,
                 k if k == detail_key => &mut p.detail,
                 k if k == source_key => {
-                    p.source = Some(map.next_value::<EventRecord>()?);
+                    p.source = Some(r.event_record()?);
+                    more = r.next_member()?;
                     continue;
                 }
                 _ => {
-                    map.next_value::<Skipped>()?;
+                    r.json_value()?;
+                    more = r.next_member()?;
                     continue;
                 }
             };
-            *slot = Some(map.next_value_seed(ValueSeed)?);
+            *slot = Some(r.json_value()?);
+            more = r.next_member()?;
         }
-        Ok(p)
+        Some((ProjectionItem(Some(p)), r.pos()))
     }
 }
 

@@ -18,27 +18,13 @@ use crate::contract::js::{has_content, is_integer};
 /// stops at 128 levels, and deeper events are left to it.
 const MAX_DEPTH: u32 = 100;
 
-/// The index after the JSON white space starting at `i`.
-#[inline(always)]
-pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(c) = b.get(i) {
-        if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    i
-}
+pub(super) use crate::contract::reader::skip_ws;
+use crate::contract::reader::{number_text, plain_end, Lex, Reader};
 
 /// `Some(end)` when the JSON value starting at byte `start` of `text` is a runtime event with
 /// no issue; `end` is the index just after it. `None` when the full validator must decide.
 pub(super) fn clean_event_end(text: &str, start: usize) -> Option<usize> {
-    let mut cur = Cursor {
-        s: text,
-        b: text.as_bytes(),
-        i: start,
-    };
+    let mut cur = Cursor::at(text, start);
     let mut event = EventText::default();
     cur.eat(b'{')?;
     cur.ws();
@@ -50,7 +36,7 @@ pub(super) fn clean_event_end(text: &str, start: usize) -> Option<usize> {
         if cur.peek()? != b'"' {
             return None;
         }
-        let key = cur.string()?;
+        let key = cur.string_facts()?;
         if key.escaped {
             return None;
         }
@@ -64,7 +50,7 @@ pub(super) fn clean_event_end(text: &str, start: usize) -> Option<usize> {
             _ => Mode::Plain,
         };
         let at = cur.i;
-        let member = cur.value(mode, &mut event.payload)?;
+        let member = cur.member_value(mode, &mut event.payload)?;
         if let Some(f) = f {
             if f == field::EVENT_CLASS {
                 // The string's text, inside its quotes.
@@ -234,96 +220,22 @@ struct Num {
     len: usize,
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
+/// The pass reads with the event reader's cursor; its own readers are below.
+type Cursor<'a> = Reader<'a>;
 
-/// A mask with the high bit set in each of the 8 bytes of `w` that is `"`, `\`, a control
-/// character or non-ASCII, at least for the lowest such byte (higher bytes may be flagged
-/// spuriously by borrows, never lower ones), so `trailing_zeros / 8` is the first one.
-#[inline(always)]
-fn attention_mask(w: u64) -> u64 {
-    let quote = w ^ (ONES * u64::from(b'"'));
-    let backslash = w ^ (ONES * u64::from(b'\\'));
-    let zero_quote = quote.wrapping_sub(ONES) & !quote;
-    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
-    let control = w.wrapping_sub(ONES * 0x20) & !w;
-    (zero_quote | zero_backslash | control | w) & HIGH
-}
-
-/// The index after the ASCII digits starting at `i`.
-#[inline(always)]
-fn digits_end(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    i
-}
-
-/// `digits_end`, requiring at least one digit (a JSON fraction or exponent).
-#[inline(always)]
-fn some_digits_end(b: &[u8], i: usize) -> Option<usize> {
-    let end = digits_end(b, i);
-    (end > i).then_some(end)
-}
-
-struct Cursor<'a> {
-    s: &'a str,
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Cursor<'_> {
-    #[inline(always)]
-    fn ws(&mut self) {
-        self.i = skip_ws(self.b, self.i);
-    }
-
-    #[inline(always)]
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
-    #[inline(always)]
-    fn eat(&mut self, c: u8) -> Option<()> {
-        if self.peek()? == c {
-            self.i += 1;
-            Some(())
-        } else {
-            None
-        }
-    }
-
-    #[inline(always)]
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        if self.b.get(self.i..self.i + word.len())? == word {
-            self.i += word.len();
-            Some(())
-        } else {
-            None
-        }
-    }
-
+impl Reader<'_> {
     /// The string literal at the cursor (its opening quote).
     #[inline(always)]
-    fn string(&mut self) -> Option<Str> {
+    fn string_facts(&mut self) -> Option<Str> {
         let b = self.b;
         let start = self.i + 1;
         let mut i = start;
         let mut units = 2usize;
         let mut escaped = false;
         loop {
-            // Plain ASCII, 8 bytes at a time, up to the first byte that needs a look.
-            if let Some(chunk) = b.get(i..i + 8) {
-                let mask = attention_mask(u64::from_le_bytes(chunk.try_into().ok()?));
-                if mask == 0 {
-                    i += 8;
-                    units += 8;
-                    continue;
-                }
-                let plain = (mask.trailing_zeros() / 8) as usize;
-                i += plain;
-                units += plain;
-            }
+            let plain_from = i;
+            i = plain_end(b, i);
+            units += i - plain_from;
             let c = *b.get(i)?;
             match c {
                 b'"' => {
@@ -363,44 +275,18 @@ impl Cursor<'_> {
     }
 
     /// The number at the cursor, by JSON's grammar.
-    fn number(&mut self) -> Option<Num> {
-        let b = self.b;
+    fn number_facts(&mut self) -> Option<Num> {
         let start = self.i;
-        let mut i = start;
-        let negative = b.get(i) == Some(&b'-');
-        if negative {
-            i += 1;
-        }
-        let digits_from = i;
-        match b.get(i)? {
-            b'0' => i += 1,
-            b'1'..=b'9' => i = digits_end(b, i),
-            _ => return None,
-        }
-        let digits = i - digits_from;
-        let mut plain = true;
-        if b.get(i) == Some(&b'.') {
-            i = some_digits_end(b, i + 1)?;
-            plain = false;
-        }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            i = some_digits_end(b, i)?;
-            plain = false;
-        }
-        self.i = i;
-        let negative_zero = negative && b.get(digits_from) == Some(&b'0');
-        if plain && digits <= 15 && !negative_zero {
+        let n = number_text(self.b, start)?;
+        self.i = n.end;
+        if n.plain && n.digits <= 15 && !(n.negative && n.zero) {
             // An exact double that JS prints digit for digit.
             return Some(Num {
                 integral: true,
-                len: i - start,
+                len: n.end - start,
             });
         }
-        let x = crate::contract::json::parse_json_number(self.s.get(start..i)?)?;
+        let x = crate::contract::json::parse_json_number(self.s.get(start..n.end)?)?;
         if !x.is_finite() {
             return None;
         }
@@ -415,7 +301,7 @@ impl Cursor<'_> {
     fn scalar(&mut self) -> Option<(Member, usize)> {
         match self.peek()? {
             b'"' => {
-                let s = self.string()?;
+                let s = self.string_facts()?;
                 let member = Member {
                     kind: Kind::Str,
                     non_empty: s.end > s.start,
@@ -425,7 +311,7 @@ impl Cursor<'_> {
                 Some((member, s.units))
             }
             b'-' | b'0'..=b'9' => {
-                let n = self.number()?;
+                let n = self.number_facts()?;
                 let member = Member {
                     kind: Kind::Num,
                     integral: n.integral,
@@ -450,7 +336,7 @@ impl Cursor<'_> {
     }
 
     /// A top-level member's value. In `Payload` mode its facts go to `payload`.
-    fn value(&mut self, mode: Mode, payload: &mut PayloadText) -> Option<Member> {
+    fn member_value(&mut self, mode: Mode, payload: &mut PayloadText) -> Option<Member> {
         match self.peek()? {
             b'{' | b'[' => self.container(mode, payload),
             _ => {
@@ -487,7 +373,7 @@ impl Cursor<'_> {
                 if self.peek()? != b'"' {
                     return None;
                 }
-                let key = self.string()?;
+                let key = self.string_facts()?;
                 if measure {
                     if key.escaped {
                         return None;
@@ -649,28 +535,6 @@ mod tests {
             9007199254740993.0,
         ] {
             assert_eq!(js_number_len(x), js_number_to_string(x).len(), "{x}");
-        }
-    }
-
-    #[test]
-    fn attention_bytes() {
-        let first = |s: &[u8; 8]| match attention_mask(u64::from_le_bytes(*s)) {
-            0 => None,
-            m => Some(m.trailing_zeros() / 8),
-        };
-        assert_eq!(first(b"abcdefgh"), None);
-        assert_eq!(first(b" ~!#$%&'"), None);
-        for c in [b'"', b'\\', 0x00, 0x01, 0x1f, 0x80, 0xc3, 0xff] {
-            for at in 0..8 {
-                let mut w = *b"abcdefgh";
-                w[at] = c;
-                assert_eq!(first(&w), Some(at as u32), "{c:#x} at {at}");
-                // A later special byte never hides the first.
-                if at < 7 {
-                    w[7] = 0;
-                    assert_eq!(first(&w), Some(at as u32), "{c:#x} at {at}, 0 at 7");
-                }
-            }
         }
     }
 

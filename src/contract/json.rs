@@ -169,7 +169,32 @@ fn each_array_element<'t, T: ListItem<'t>>(
             return false;
         };
         let (value, end) = match T::read_fast(rest) {
-            Some((value, len)) => (value, pos + len),
+            Some((value, len)) => {
+                // After an item that does not delimit itself (a number, `true`, `null`),
+                // serde_json takes it only before white space or a delimiter.
+                let delimited = matches!(b.get(pos), Some(b'{' | b'[' | b'"'));
+                let next = rest.as_bytes().get(len);
+                if !delimited
+                    && !matches!(
+                        next,
+                        None | Some(
+                            b' ' | b'\n'
+                                | b'\t'
+                                | b'\r'
+                                | b','
+                                | b']'
+                                | b'}'
+                                | b':'
+                                | b'"'
+                                | b'['
+                                | b'{'
+                        )
+                    )
+                {
+                    return false;
+                }
+                (value, pos + len)
+            }
             None => {
                 let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
                 let Some(Ok(value)) = values.next() else {
@@ -226,6 +251,25 @@ macro_rules! refuse_json {
             Err(E::custom($message))
         }
     };
+}
+
+/// A visitor of objects (its `visit_map`) that also reads `null`, as `None`: a list's slot for
+/// an item its reader leaves out. Anything else does not read.
+pub struct OrNull<V>(pub V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for OrNull<V> {
+    type Value = Option<V::Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.0.expecting(f)?;
+        f.write_str(" or null")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_map(map).map(Some)
+    }
+    refuse_json!('de, "neither an object nor null"; bool, i64, u64, f64, str, seq);
 }
 
 /// Pass 1 of [`array_element_texts`]: an array's elements are skipped; any other value is a

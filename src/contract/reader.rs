@@ -19,6 +19,9 @@ use super::json::TextValue;
 use super::record::EventRecord;
 use super::val::{wire_string, Key, Obj, Val};
 
+// A record notes the fields it has read in a `u64`, a bit per slot.
+const _: () = assert!(crate::contract::event::EVENT_FIELDS.len() <= 64);
+
 /// Deepest container nesting the reader follows (the event object is one level); serde_json
 /// stops at 128 levels, and deeper text is left to it.
 pub const MAX_DEPTH: u32 = 100;
@@ -57,9 +60,7 @@ pub fn attention_mask(w: u64) -> u64 {
 /// fewer than 8 bytes.
 #[inline(always)]
 pub fn plain_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
+    while let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
         let mask = attention_mask(u64::from_le_bytes(word));
         if mask != 0 {
             return i + (mask.trailing_zeros() / 8) as usize;
@@ -398,6 +399,8 @@ impl<'t> Reader<'t> {
             self.i += 1;
             return Some(record);
         }
+        // The fields read so far, a bit per slot.
+        let mut seen = 0u64;
         loop {
             let name = self.name()?;
             match field_slot(&name) {
@@ -406,7 +409,15 @@ impl<'t> Reader<'t> {
                         b'"' => TextValue::Str(self.string()?),
                         _ => TextValue::Json(self.value::<Json>(1)?),
                     };
-                    record.fields.push((slot, value));
+                    let bit = 1u64 << slot;
+                    if seen & bit == 0 {
+                        seen |= bit;
+                        record.fields.push((slot, value));
+                    } else if let Some(field) = record.fields.iter_mut().find(|f| f.0 == slot) {
+                        // A name given twice: its last value, at its first place (as
+                        // `JSON.parse` keeps it; the earlier value is gone).
+                        field.1 = value;
+                    }
                 }
                 None => {
                     let value = self.value::<Json>(1)?;
@@ -514,6 +525,7 @@ impl<'t> Reader<'t> {
 
     /// The string literal at the cursor (its opening quote): borrowed from the text when it
     /// has no escape.
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'t, str>> {
         let b = self.b;
         let start = self.i + 1;

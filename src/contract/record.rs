@@ -27,8 +27,8 @@ fn field<'s>(slot: &'s TextValue<'_>) -> Field<'s> {
 /// One event object in typed slots, its strings borrowed from the text `'t` where they can be.
 pub struct EventRecord<'t> {
     /// The fields of [`EVENT_FIELDS`] the object has, each with its position there, in text
-    /// order (a name given twice: the later value is the one read); a string borrowed from
-    /// the text when it has no escape.
+    /// order (a name given twice: once, at its first place, with its last value, as
+    /// `JSON.parse` reads it); a string borrowed from the text when it has no escape.
     pub fields: Vec<(usize, TextValue<'t>)>,
     /// The members whose names are not fields of the event model, in text order.
     pub extra: Map<String, Value>,
@@ -213,6 +213,33 @@ mod tests {
             let all = crate::contract::json::for_each_array_element(odd, |MaybeRecord(_), _| true);
             assert!(!all, "{odd}");
         }
+    }
+
+    /// A field given twice is its last value (the earlier one is gone, as in `JSON.parse`),
+    /// whether the event reader reads the event or serde_json does (a surrogate pair escape).
+    #[test]
+    fn a_field_given_twice_is_its_last_value() {
+        let deep = "[".repeat(70) + &"]".repeat(70);
+        for tail in ["", r#","title":"\ud83d\ude00""#] {
+            let text = format!(r#"{{"id":"a","payload":{deep},"payload":1{tail}}}"#);
+            let Some(record) = EventRecord::carryable(&text) else {
+                panic!("carryable: {text}");
+            };
+            let index = record.index();
+            let read = record
+                .ev(&index)
+                .get("payload")
+                .map(|f| f.to_value().into_owned());
+            assert_eq!(read, Some(Value::from(1)), "{text}");
+        }
+        // And a list item after which no delimiter follows is not handed over.
+        let mut seen = 0;
+        let read = crate::contract::json::for_each_array_element("[nullx]", |MaybeRecord(_), _| {
+            seen += 1;
+            true
+        });
+        assert!(!read);
+        assert_eq!(seen, 0);
     }
 
     #[test]

@@ -15,12 +15,12 @@ use super::patch::{list_op, list_ops_by_value, ListTracker, PatchOp, Seg};
 use super::read_model::surface;
 use crate::contract::event::{obj_get, Ev, Odd, OddOp};
 use crate::contract::js::{find_part, includes, js_lower, js_trim};
-use crate::contract::json::{for_each_array_element, ListItem, ValueSeed};
+use crate::contract::json::{for_each_array_element, ListItem, OrNull, Skipped, ValueSeed};
 use crate::contract::order::OrdSet;
 use crate::contract::reader::Reader;
 use crate::contract::record::EventRecord;
 use crate::contract::val::{JsKey, Obj, Val};
-use serde::de::{Deserialize, DeserializeSeed, Deserializer};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
 fn rec(v: Option<&Value>) -> Option<&Map<String, Value>> {
     v.and_then(Value::as_object)
@@ -1138,26 +1138,49 @@ struct ProjectionRecord<'t> {
 struct ProjectionItem<'t>(Option<ProjectionRecord<'t>>);
 
 /// Through serde_json: what the event reader leaves to it ([`ListItem::read_fast`] reads the
-/// rest), parsed as a value, then read as a projection.
+/// rest). The members the surface does not read are only checked as JSON.
 impl<'de> Deserialize<'de> for ProjectionItem<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(OrNull(ProjectionVisitor))
+            .map(ProjectionItem)
+    }
+}
+
+struct ProjectionVisitor;
+
+impl<'de> Visitor<'de> for ProjectionVisitor {
+    type Value = ProjectionRecord<'de>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a read-model projection")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
-        let mut m = match ValueSeed.deserialize(d)? {
-            Value::Null => return Ok(ProjectionItem(None)),
-            Value::Object(m) => m,
-            _ => return Err(serde::de::Error::custom("neither an object nor null")),
-        };
-        let source = match m.remove(source_key) {
+        let (mut source, mut surface, mut title, mut detail) = (None, None, None, None);
+        // A name given twice: the later value, as `JSON.parse` reads it.
+        while let Some(name) = map.next_key::<String>()? {
+            let slot = match name.as_str() {
+                k if k == source_key => &mut source,
+                k if k == surface_key => &mut surface,
+                k if k == title_key => &mut title,
+                k if k == detail_key => &mut detail,
+                _ => {
+                    map.next_value::<Skipped>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value_seed(ValueSeed)?);
+        }
+        let source = match source {
             Some(Value::Object(source)) => Some(EventRecord::of_object(source)),
             Some(_) => return Err(serde::de::Error::custom("a source that is not an object")),
             None => None,
         };
-        Ok(ProjectionItem(Some(ProjectionRecord {
+        Ok(ProjectionRecord {
             source,
-            surface: m.remove(surface_key),
-            title: m.remove(title_key),
-            detail: m.remove(detail_key),
-        })))
+            surface,
+            title,
+            detail,
+        })
     }
 }
 
@@ -1224,6 +1247,39 @@ pub fn project_mcp_surface(views: &Val) -> Result<Val, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A member the surface does not read is only checked as JSON, whichever reader reads the
+    /// projection: a lone surrogate escape, a number beyond the doubles or deep nesting there
+    /// change nothing. A `source` given twice is its last value, as `JSON.parse` reads it.
+    #[test]
+    fn members_the_surface_does_not_read() {
+        let event = r#"{"id":"t1","eventClass":"tool.started","kind":"tool","toolCallId":"c1","status":"running"}"#;
+        let with = |extra: &str| {
+            project_tool_surface(&format!(
+                r#"[{{"source":{event},"surface":"tool","x":{extra}}}]"#
+            ))
+            .map(|v| v.to_json())
+        };
+        let plain = with("1");
+        assert!(plain.is_ok(), "{plain:?}");
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        for extra in [r#""\ud800""#, "1e400", deep.as_str(), r#""\ud83d\ude00""#] {
+            assert_eq!(with(extra), plain, "{extra}");
+        }
+        let twice = |a: &str, b: &str| {
+            project_tool_surface(&format!(
+                r#"[{{"source":{a},"surface":"tool","source":{b}}}]"#
+            ))
+            .map(|v| v.to_json())
+        };
+        assert_eq!(twice("1", event), plain);
+        assert!(twice(event, "1").is_err());
+        // An item the reader read, then something that is no delimiter: not an item.
+        assert_eq!(
+            project_tool_surface("[nullx]").err(),
+            Some(not_a_projection(0))
+        );
+    }
 
     /// The surface of the projections' text is the one their parsed values give: each
     /// projection's event read as a record is the parsed event, facts given twice (the later

@@ -566,6 +566,11 @@ impl<'a> Ev<'a> {
         self.val_at(field_slot(k), k)
     }
 
+    /// `val` of a field whose slot ([`slot_of`]) a table of names holds.
+    pub fn val_slot(&self, slot: usize, k: &str) -> Val {
+        self.val_at(Some(slot), k)
+    }
+
     /// `val` with the field's slot already resolved.
     fn val_at(&self, slot: Option<usize>, k: &str) -> Val {
         if let (Some(ix), Some(slot)) = (self.index, slot) {

@@ -11,7 +11,7 @@
 //! reader. The callers then read the text with serde_json, so values and errors never depend
 //! on this reader, only the time they take.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::borrow::Cow;
 
 use super::event::field_slot;
@@ -147,9 +147,6 @@ pub fn number_text(b: &[u8], start: usize) -> Option<NumberText> {
 /// `EventRecord::parse` reads it.
 pub fn whole_record(text: &str) -> Option<EventRecord<'_>> {
     let mut r = Reader::at(text, skip_ws(text.as_bytes(), 0));
-    if r.peek()? != b'{' {
-        return None;
-    }
     let record = r.record()?;
     r.whole(record)
 }
@@ -355,9 +352,6 @@ impl<'t> Reader<'t> {
 
     /// The event record at the cursor (an object).
     pub fn event_record(&mut self) -> Option<EventRecord<'t>> {
-        if self.peek()? != b'{' {
-            return None;
-        }
         self.record()
     }
 
@@ -387,21 +381,12 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// The object at the cursor (its `{`) as an event record.
+    /// The object at the cursor as an event record.
     fn record(&mut self) -> Option<EventRecord<'t>> {
-        self.i += 1;
-        self.ws();
-        let mut record = EventRecord {
-            fields: Vec::with_capacity(16),
-            extra: Map::new(),
-        };
-        if self.peek()? == b'}' {
-            self.i += 1;
-            return Some(record);
-        }
-        // The fields read so far, a bit per slot.
-        let mut seen = 0u64;
-        loop {
+        let mut record = EventRecord::default();
+        let mut seen = 0;
+        let mut more = self.open_object()?;
+        while more {
             let name = self.name()?;
             match field_slot(&name) {
                 Some(slot) => {
@@ -409,25 +394,16 @@ impl<'t> Reader<'t> {
                         b'"' => TextValue::Str(self.string()?),
                         _ => TextValue::Json(self.value::<Json>(1)?),
                     };
-                    let bit = 1u64 << slot;
-                    if seen & bit == 0 {
-                        seen |= bit;
-                        record.fields.push((slot, value));
-                    } else if let Some(field) = record.fields.iter_mut().find(|f| f.0 == slot) {
-                        // A name given twice: its last value, at its first place (as
-                        // `JSON.parse` keeps it; the earlier value is gone).
-                        field.1 = value;
-                    }
+                    record.set_field(&mut seen, slot, value);
                 }
                 None => {
                     let value = self.value::<Json>(1)?;
                     record.extra.insert(name.into_owned(), value);
                 }
             }
-            if !self.next_or_close(b'}')? {
-                return Some(record);
-            }
+            more = self.next_member()?;
         }
+        Some(record)
     }
 
     /// A member's name and its `:` (and the white space after them).
@@ -490,19 +466,12 @@ impl<'t> Reader<'t> {
         if depth >= MAX_DEPTH {
             return None;
         }
-        self.i += 1;
-        self.ws();
         let mut members = Vec::with_capacity(8);
-        if self.peek()? == b'}' {
-            self.i += 1;
-        } else {
-            loop {
-                let name = B::key(self.name()?);
-                members.push((name, self.value::<B>(depth + 1)?));
-                if !self.next_or_close(b'}')? {
-                    break;
-                }
-            }
+        let mut more = self.open_object()?;
+        while more {
+            let name = B::key(self.name()?);
+            members.push((name, self.value::<B>(depth + 1)?));
+            more = self.next_member()?;
         }
         Some(B::object(members))
     }
@@ -596,6 +565,7 @@ mod tests {
     use super::*;
     use crate::contract::json::parse_value;
     use serde::de::DeserializeSeed;
+    use serde_json::Map;
 
     /// serde_json's reading of `text` (through `json`'s own seeds).
     fn serde_value(text: &str) -> Option<Value> {

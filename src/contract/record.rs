@@ -34,6 +34,15 @@ pub struct EventRecord<'t> {
     pub extra: Map<String, Value>,
 }
 
+impl Default for EventRecord<'_> {
+    fn default() -> Self {
+        EventRecord {
+            fields: Vec::with_capacity(16),
+            extra: Map::new(),
+        }
+    }
+}
+
 impl<'t> EventRecord<'t> {
     /// Parse the JSON text of one event object (trailing non-whitespace is an error, as with
     /// [`super::json::parse_value`]). `None`: not JSON, or not an object.
@@ -47,23 +56,34 @@ impl<'t> EventRecord<'t> {
         }
     }
 
+    /// Add field `slot` (`seen`: the slots added so far, a bit each). A name given twice is read
+    /// once, at its first place, with its last value, as `JSON.parse` reads it.
+    pub fn set_field(&mut self, seen: &mut u64, slot: usize, value: TextValue<'t>) {
+        let bit = 1u64 << slot;
+        if *seen & bit == 0 {
+            *seen |= bit;
+            self.fields.push((slot, value));
+        } else if let Some(field) = self.fields.iter_mut().find(|f| f.0 == slot) {
+            field.1 = value;
+        }
+    }
+
     /// The record of a parsed event object (what the event reader leaves to serde_json): its
     /// strings owned, a name given twice read once (at its first place, with its last value,
     /// which is the one a record reads).
     pub fn of_object(map: Map<String, Value>) -> EventRecord<'t> {
-        let mut record = EventRecord {
-            fields: Vec::with_capacity(16),
-            extra: Map::new(),
-        };
+        let mut record = EventRecord::default();
+        let mut seen = 0;
         for (name, value) in map {
             match field_slot(&name) {
-                Some(slot) => record.fields.push((
+                Some(slot) => record.set_field(
+                    &mut seen,
                     slot,
                     match value {
                         Value::String(s) => TextValue::Str(Cow::Owned(s)),
                         v => TextValue::Json(v),
                     },
-                )),
+                ),
                 None => {
                     record.extra.insert(name, value);
                 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::contract::fxhash::{HashMap, HashSet};
 
-use super::normalization::{ev_val, or_nullish};
+use super::normalization::or_nullish;
 use super::patch::{list_ops_by_slot, record_sent, ListTracker, PatchOp, Seg};
 use crate::contract::event::{slots_of, Ev};
 use crate::contract::val::{JsKey, Obj, Val};
@@ -160,9 +160,11 @@ fn parent_of(ev: Ev<'_>) -> Val {
     }
 }
 
-/// What one event does to the graph: the node it upserts (its id and the event's refs), if any.
+/// What one event does to the graph: the node it upserts (its id, the type its id field gives
+/// and the event's refs), if any.
 pub struct GraphChange {
     node_id: Val,
+    node_type: &'static str,
     refs: Vec<Val>,
 }
 
@@ -171,21 +173,30 @@ impl GraphAcc {
     pub fn prepare(&self, ev: Ev<'_>, refs: &Val) -> Option<GraphChange> {
         // `subagentId ?? toolCallId ?? ... ?? turnId`: the first present and not null; only a
         // truthy one names a node.
-        let (name, slot) = ID_FIELDS
+        // The ids before it are all nullish, so it is also the first truthy one, whose type the
+        // node takes.
+        let ((name, slot), node_type) = ID_FIELDS
             .into_iter()
             .zip(ID_SLOTS)
-            .find(|&(k, slot)| !ev.js_slot(slot, k).is_nullish())?;
+            .zip(ID_TYPES)
+            .find(|&((k, slot), _)| !ev.js_slot(slot, k).is_nullish())?;
         if !ev.js_slot(slot, name).truthy() {
             return None;
         }
         Some(GraphChange {
-            node_id: ev_val(ev, name),
+            node_id: ev.val_slot(slot, name),
+            node_type,
             refs: refs.as_arr().unwrap_or(&[]).to_vec(),
         })
     }
 
     pub fn commit(&mut self, ev: Ev<'_>, change: Option<GraphChange>) {
-        let Some(GraphChange { node_id, refs }) = change else {
+        let Some(GraphChange {
+            node_id,
+            node_type,
+            refs,
+        }) = change
+        else {
             return;
         };
         let key = node_id.key();
@@ -219,17 +230,8 @@ impl GraphAcc {
             return;
         };
         n.parent = parent_of(ev);
-        // The type of the event's first truthy id (read only for a node that has none yet).
-        n.node_type = or_nullish(std::mem::take(&mut n.node_type), || {
-            Val::lit(
-                ID_FIELDS
-                    .into_iter()
-                    .zip(ID_SLOTS)
-                    .zip(ID_TYPES)
-                    .find(|&((k, slot), _)| ev.js_slot(slot, k).truthy())
-                    .map_or("task", |(_, t)| t),
-            )
-        });
+        // The type of the event's first truthy id, for a node that has none yet.
+        n.node_type = or_nullish(std::mem::take(&mut n.node_type), || Val::lit(node_type));
         n.status = ev.val("status");
         n.title = or_nullish(std::mem::take(&mut n.title), || ev.val("title"));
         for r in refs {

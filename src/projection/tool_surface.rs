@@ -1127,6 +1127,7 @@ fn not_a_projection(i: usize) -> String {
 /// A read-model projection as the tool surface reads it from JSON text: its `source` event as a
 /// record, and its surface, title and detail (`null` reads as `None`: not a tool projection).
 /// A `source` that is not an object does not read (nor does anything but an object or `null`).
+#[derive(Default)]
 struct ProjectionRecord<'t> {
     source: Option<EventRecord<'t>>,
     surface: Option<Value>,
@@ -1134,11 +1135,34 @@ struct ProjectionRecord<'t> {
     detail: Option<Value>,
 }
 
+/// What the surface reads of a projection's member.
+enum Member<'p> {
+    Source,
+    /// The surface, title or detail: where its value goes.
+    Value(&'p mut Option<Value>),
+    /// A member the surface does not read (only checked as JSON).
+    Other,
+}
+
+impl ProjectionRecord<'_> {
+    /// The member named `name`. A name given twice: the later value, as `JSON.parse` reads it.
+    fn member(&mut self, name: &str) -> Member<'_> {
+        let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
+        match name {
+            k if k == source_key => Member::Source,
+            k if k == surface_key => Member::Value(&mut self.surface),
+            k if k == title_key => Member::Value(&mut self.title),
+            k if k == detail_key => Member::Value(&mut self.detail),
+            _ => Member::Other,
+        }
+    }
+}
+
 /// An item of the projections' list: a projection, or `null`.
 struct ProjectionItem<'t>(Option<ProjectionRecord<'t>>);
 
 /// Through serde_json: what the event reader leaves to it ([`ListItem::read_fast`] reads the
-/// rest). The members the surface does not read are only checked as JSON.
+/// rest).
 impl<'de> Deserialize<'de> for ProjectionItem<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(OrNull(ProjectionVisitor))
@@ -1154,69 +1178,40 @@ impl<'de> Visitor<'de> for ProjectionVisitor {
         f.write_str("a read-model projection")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
-        let (mut source, mut surface, mut title, mut detail) = (None, None, None, None);
-        // A name given twice: the later value, as `JSON.parse` reads it.
+        let mut p = ProjectionRecord::default();
+        let mut source = None;
         while let Some(name) = map.next_key::<String>()? {
-            let slot = match name.as_str() {
-                k if k == source_key => &mut source,
-                k if k == surface_key => &mut surface,
-                k if k == title_key => &mut title,
-                k if k == detail_key => &mut detail,
-                _ => {
-                    map.next_value::<Skipped>()?;
-                    continue;
-                }
-            };
-            *slot = Some(map.next_value_seed(ValueSeed)?);
+            match p.member(&name) {
+                Member::Source => source = Some(map.next_value_seed(ValueSeed)?),
+                Member::Value(slot) => *slot = Some(map.next_value_seed(ValueSeed)?),
+                Member::Other => map.next_value::<Skipped>().map(|_| ())?,
+            }
         }
-        let source = match source {
+        p.source = match source {
             Some(Value::Object(source)) => Some(EventRecord::of_object(source)),
             Some(_) => return Err(serde::de::Error::custom("a source that is not an object")),
             None => None,
         };
-        Ok(ProjectionRecord {
-            source,
-            surface,
-            title,
-            detail,
-        })
+        Ok(p)
     }
 }
 
-/// Read by the event reader where it can (as the visitor below reads it).
+/// Read by the event reader where it can (as the visitor above reads it).
 impl<'t> ListItem<'t> for ProjectionItem<'t> {
     fn read_fast(text: &'t str) -> Option<(ProjectionItem<'t>, usize)> {
-        let [source_key, surface_key, title_key, detail_key] = view_rules::TOOL_PROJECTION_FIELDS;
         let mut r = Reader::at(text, 0);
         if r.null().is_some() {
             return Some((ProjectionItem(None), r.pos()));
         }
-        let mut p = ProjectionRecord {
-            source: None,
-            surface: None,
-            title: None,
-            detail: None,
-        };
+        let mut p = ProjectionRecord::default();
         let mut more = r.open_object()?;
         while more {
             let name = r.name()?;
-            let slot = match &*name {
-                k if k == surface_key => &mut p.surface,
-                k if k == title_key => &mut p.title,
-                k if k == detail_key => &mut p.detail,
-                k if k == source_key => {
-                    p.source = Some(r.event_record()?);
-                    more = r.next_member()?;
-                    continue;
-                }
-                _ => {
-                    r.json_value()?;
-                    more = r.next_member()?;
-                    continue;
-                }
-            };
-            *slot = Some(r.json_value()?);
+            match p.member(&name) {
+                Member::Source => p.source = Some(r.event_record()?),
+                Member::Value(slot) => *slot = Some(r.json_value()?),
+                Member::Other => r.json_value().map(|_| ())?,
+            }
             more = r.next_member()?;
         }
         Some((ProjectionItem(Some(p)), r.pos()))

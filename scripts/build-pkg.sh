@@ -66,7 +66,10 @@ if [[ "$MODE" == release ]]; then
   # 1-11% slower). 120 rather than 550: ~6 KB smaller, which the event reader
   # (contract::reader) needed, and ~2-5% slower than 550 in `bench/ab.mjs` (100 against 550, 15
   # rounds: batches 1.03-1.05, live apply 1.02), less than the reader gains.
-  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=120 --low-memory-unused --converge --strip-debug --strip-producers \
+  # --always-inline-max-function-size (-aimfs) 6 rather than -Os's 2: calls of tiny functions
+  # (accessors, wrappers) are inlined, which leaves the module ~0.55 KB gzip smaller and no slower
+  # (`bench/ab.mjs`, `bench/instructions.mjs`: within noise); 4: 0.3 KB smaller, 10: 1.5 KB larger.
+  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=120 -aimfs=6 --low-memory-unused --converge --strip-debug --strip-producers \
     --strip-target-features \
     "${WASM_FEATURES[@]}" "$OUT/glue/${CRATE}_bg.wasm" -o "$OUT/glue/${CRATE}_bg.opt.wasm"
   mv "$OUT/glue/${CRATE}_bg.opt.wasm" "$OUT/glue/${CRATE}_bg.wasm"
@@ -85,7 +88,7 @@ if [[ "$PROFILING" == 1 ]]; then
   cp -r pkg "$PROF"
   wasm-bindgen --target web --keep-debug --out-dir "$PROF/glue-named" --out-name "$CRATE" "$WASM"
   # Same optimization as the package; -g keeps the name section.
-  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=120 \
+  node_modules/.bin/wasm-opt --merge-similar-functions -Os --one-caller-inline-max-function-size=120 -aimfs=6 \
     --low-memory-unused --converge -g "${WASM_FEATURES[@]}" \
     "$PROF/glue-named/${CRATE}_bg.wasm" -o "$PROF/glue/${CRATE}_bg.wasm"
   # Every entry loads the inlined bytes: inline the named module.

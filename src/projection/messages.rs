@@ -301,19 +301,61 @@ fn group_key(ev: Ev<'_>, kind: PartKind) -> Option<String> {
     Some(key)
 }
 
-/// How many characters of `s` are not white space (a byte count when `s` is ASCII).
+/// How many characters of `s` are not white space: ASCII text counted eight bytes at a time
+/// (streamed message texts are counted on every delta, a completed message whole), any other
+/// by character.
 fn nonws_count(s: &str) -> usize {
-    match s.is_ascii() {
-        true => s
-            .bytes()
-            .filter(|b| !matches!(b, b'\t'..=b'\r' | b' '))
-            .count(),
-        false => s.chars().filter(|c| !is_js_whitespace(*c)).count(),
+    let bytes = s.as_bytes();
+    let mut words = bytes.chunks_exact(8);
+    let mut ws = 0;
+    for word in &mut words {
+        let w = <[u8; 8]>::try_from(word).map_or(HIGH_BITS, u64::from_le_bytes);
+        if w & HIGH_BITS != 0 {
+            return s.chars().filter(|c| !is_js_whitespace(*c)).count();
+        }
+        ws += ascii_ws_in_word(w);
     }
+    for &b in words.remainder() {
+        if !b.is_ascii() {
+            return s.chars().filter(|c| !is_js_whitespace(*c)).count();
+        }
+        ws += usize::from(matches!(b, b'\t'..=b'\r' | b' '));
+    }
+    bytes.len() - ws
 }
 
-fn strip_ws(s: &str) -> String {
-    s.chars().filter(|c| !is_js_whitespace(*c)).collect()
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Byte `b` in each of a word's eight bytes.
+const fn bytes_of(b: u8) -> u64 {
+    u64::from_le_bytes([b; 8])
+}
+
+/// How many of the eight bytes of `w` (each below 0x80) are the white space JS knows in
+/// ASCII: tab to carriage return (9-13) and space. Adding `0x80 - k` to a byte below 0x80 sets
+/// its high bit exactly when it is at least `k`, and carries into no other byte.
+fn ascii_ws_in_word(w: u64) -> usize {
+    let at_least_9 = w.wrapping_add(bytes_of(0x80 - 9));
+    let at_least_14 = w.wrapping_add(bytes_of(0x80 - 14));
+    let not_space = w ^ bytes_of(b' ');
+    let nonzero = not_space.wrapping_add(bytes_of(0x7f)) | not_space;
+    (((at_least_9 & !at_least_14) | !nonzero) & HIGH_BITS).count_ones() as usize
+}
+
+/// Whether the non-whitespace characters of `cur` begin those of `next`: the reference's
+/// `compact(next).startsWith(compact(cur))` (white space removed from both), without building
+/// either string (a completed message is read against the text its deltas built: both long).
+fn nonws_starts_with(next: &str, cur: &str) -> bool {
+    // ASCII characters decided here, without a call per character.
+    let ws = |c: &char| match c.is_ascii() {
+        true => matches!(c, '\t'..='\r' | ' '),
+        false => is_js_whitespace(*c),
+    };
+    let mut next = next.chars().filter(|c| !ws(c));
+    cur.chars()
+        .filter(|c| !ws(c))
+        .all(|c| next.next() == Some(c))
 }
 
 /// How `merge_text` merges two texts.
@@ -372,7 +414,7 @@ fn merge_text(cur: &Val, grown: Option<&str>, next: &Val, cur_nonws: usize) -> R
         return Ok(Merged::Next(n));
     }
     let next_nonws = nonws_count(ns);
-    if cur_nonws > 0 && next_nonws >= cur_nonws && strip_ws(ns).starts_with(&strip_ws(cs)) {
+    if cur_nonws > 0 && next_nonws >= cur_nonws && nonws_starts_with(ns, cs) {
         return Ok(Merged::Next(n));
     }
     let end_ok = cs
@@ -933,5 +975,45 @@ mod tests {
             assert_eq!(nonws_count(s), each(s), "{s:?}");
         }
         assert_eq!(nonws_count(&all_ascii), 128 - 6);
+        // Every byte value at every place of a word and of the bytes after the last word.
+        for len in 1..20 {
+            for at in 0..len {
+                for b in 0u8..128 {
+                    let mut s = "a".repeat(len);
+                    s.replace_range(at..at + 1, &char::from(b).to_string());
+                    assert_eq!(nonws_count(&s), each(&s), "{s:?}");
+                    s.push('\u{3000}');
+                    assert_eq!(nonws_count(&s), each(&s), "{s:?}");
+                }
+            }
+        }
+    }
+
+    /// `nonws_starts_with` answers as removing white space from both and comparing would, for
+    /// every pair of strings of up to three characters from ASCII and non-ASCII letters and
+    /// white space.
+    #[test]
+    fn nonws_starts_with_is_compact_then_starts_with() {
+        let compact = |s: &str| -> String { s.chars().filter(|c| !is_js_whitespace(*c)).collect() };
+        let alphabet = ["a", "b", " ", "\n", "\u{a0}", "中"];
+        let mut strings = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..3 {
+            let next: Vec<String> = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            strings.extend(next.iter().cloned());
+            last = next;
+        }
+        for next in &strings {
+            for cur in &strings {
+                assert_eq!(
+                    nonws_starts_with(next, cur),
+                    compact(next).starts_with(&compact(cur)),
+                    "{next:?} {cur:?}"
+                );
+            }
+        }
     }
 }

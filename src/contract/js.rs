@@ -28,14 +28,22 @@ pub fn is_js_whitespace(c: char) -> bool {
 
 /// The byte offset of the first `part` in `s` (`str::find`). A byte scan: the views look for
 /// short words in short names and classes, where `str::find` sets up a two-way searcher per
-/// call; only a window that starts with the word's first byte is compared.
+/// call; the scan looks for the word's first byte alone, and compares only the windows that
+/// start with it (a message's text is searched whole for `<proposed_plan`).
 pub fn find_part(s: &str, part: &str) -> Option<usize> {
     let (hay, word) = (s.as_bytes(), part.as_bytes());
     let Some((&first, rest)) = word.split_first() else {
         return Some(0);
     };
     let last = hay.len().checked_sub(word.len())?;
-    (0..=last).find(|&i| hay.get(i) == Some(&first) && hay.get(i + 1..i + word.len()) == Some(rest))
+    let mut from = 0;
+    loop {
+        let at = from + hay.get(from..=last)?.iter().position(|&b| b == first)?;
+        if hay.get(at + 1..at + word.len()) == Some(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
 }
 
 /// `s` split at the first `sep` ([`find_part`]), as `str::split_once`.

@@ -1,7 +1,8 @@
 //! Native cost of live `apply` (`ProjectorCore::apply_text`: the event reader's parse of the
-//! event's JSON text and the projection, the work one wasm `apply` call does) by event class, to find what makes the p99 of the stream: prints, per
-//! class, its share of the events, mean and p99 µs, and how many of the stream's slowest 1% it
-//! holds, and its mean over the first and the last tenth of the stream.
+//! event's JSON text and the projection, the work one wasm `apply` call does) by event class,
+//! to find what makes the p99 of the stream: prints, per class, its share of the events, mean
+//! and p99 µs, and how many of the stream's slowest 1% it holds, and its mean over the first
+//! and the last tenth of the stream.
 //!
 //! Run: `cargo run --release --example class_costs -- [n]` (default 100000).
 

@@ -3,6 +3,12 @@
 //! The reference is TypeScript: lengths are UTF-16 code units, `trim()` strips the Unicode
 //! `White_Space` set plus U+FEFF, and numbers print per ECMAScript `Number::toString`.
 
+/// The ASCII bytes among [`is_js_whitespace`]'s characters: tab to carriage return, and space.
+#[inline(always)]
+pub fn is_js_ascii_whitespace(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
 /// The characters JS `String.prototype.trim` and the regex class `\s` treat as white space.
 pub fn is_js_whitespace(c: char) -> bool {
     matches!(

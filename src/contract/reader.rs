@@ -39,8 +39,10 @@ pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
+/// A 1 in each byte of a word (`ONES * b`: byte `b` in each byte).
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of each byte of a word.
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// A mask with the high bit set in each of the 8 bytes of `w` that is `"`, `\`, a control
 /// character or non-ASCII, at least for the lowest such byte (higher bytes may be flagged

@@ -577,7 +577,7 @@ fn runtime_event(sink: &mut Sink, input: &Value, path: &str) {
 /// the common case: an ASCII class with no white space at its ends, whose JS `trim` is itself
 /// and whose `toLowerCase` is ASCII folding. Anything else takes the exact function.
 fn is_legacy_class(class: &str) -> bool {
-    let is_ws = |c: &u8| matches!(c, b'\t'..=b'\r' | b' ');
+    let is_ws = |c: &u8| crate::contract::js::is_js_ascii_whitespace(*c);
     let b = class.as_bytes();
     if !class.is_ascii() || b.first().is_some_and(is_ws) || b.last().is_some_and(is_ws) {
         return is_legacy_runtime_turn_terminal_event_class(Some(class));

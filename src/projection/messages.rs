@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::normalization::{ev_val, or_nullish};
 use super::patch::{list_ops_by_value, ListTracker, PatchOp, Seg};
 use crate::contract::event::{slots_of, Ev, Js, Odd, OddOp};
-use crate::contract::js::{includes, is_js_whitespace, js_trim};
+use crate::contract::js::{includes, is_js_ascii_whitespace, is_js_whitespace, js_trim};
+use crate::contract::reader::{HIGH, ONES};
 use crate::contract::val::{Obj, Val};
 
 fn detail_or_title(ev: Ev<'_>) -> Val {
@@ -305,42 +306,39 @@ fn group_key(ev: Ev<'_>, kind: PartKind) -> Option<String> {
 /// (streamed message texts are counted on every delta, a completed message whole), any other
 /// by character.
 fn nonws_count(s: &str) -> usize {
-    let bytes = s.as_bytes();
-    let mut words = bytes.chunks_exact(8);
+    ascii_nonws_count(s.as_bytes())
+        .unwrap_or_else(|| s.chars().filter(|c| !is_js_whitespace(*c)).count())
+}
+
+/// [`nonws_count`] of ASCII text, eight bytes at a time (None: `b` is not all ASCII).
+fn ascii_nonws_count(b: &[u8]) -> Option<usize> {
+    let mut words = b.chunks_exact(8);
     let mut ws = 0;
     for word in &mut words {
-        let w = <[u8; 8]>::try_from(word).map_or(HIGH_BITS, u64::from_le_bytes);
-        if w & HIGH_BITS != 0 {
-            return s.chars().filter(|c| !is_js_whitespace(*c)).count();
+        let w = <[u8; 8]>::try_from(word).map_or(HIGH, u64::from_le_bytes);
+        if w & HIGH != 0 {
+            return None;
         }
         ws += ascii_ws_in_word(w);
     }
-    for &b in words.remainder() {
-        if !b.is_ascii() {
-            return s.chars().filter(|c| !is_js_whitespace(*c)).count();
+    for &c in words.remainder() {
+        if !c.is_ascii() {
+            return None;
         }
-        ws += usize::from(matches!(b, b'\t'..=b'\r' | b' '));
+        ws += usize::from(is_js_ascii_whitespace(c));
     }
-    bytes.len() - ws
-}
-
-/// The high bit of each byte of a word.
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// Byte `b` in each of a word's eight bytes.
-const fn bytes_of(b: u8) -> u64 {
-    u64::from_le_bytes([b; 8])
+    Some(b.len() - ws)
 }
 
 /// How many of the eight bytes of `w` (each below 0x80) are the white space JS knows in
 /// ASCII: tab to carriage return (9-13) and space. Adding `0x80 - k` to a byte below 0x80 sets
 /// its high bit exactly when it is at least `k`, and carries into no other byte.
 fn ascii_ws_in_word(w: u64) -> usize {
-    let at_least_9 = w.wrapping_add(bytes_of(0x80 - 9));
-    let at_least_14 = w.wrapping_add(bytes_of(0x80 - 14));
-    let not_space = w ^ bytes_of(b' ');
-    let nonzero = not_space.wrapping_add(bytes_of(0x7f)) | not_space;
-    (((at_least_9 & !at_least_14) | !nonzero) & HIGH_BITS).count_ones() as usize
+    let at_least_9 = w.wrapping_add(ONES * (0x80 - 9));
+    let at_least_14 = w.wrapping_add(ONES * (0x80 - 14));
+    let not_space = w ^ (ONES * u64::from(b' '));
+    let nonzero = not_space.wrapping_add(ONES * 0x7f) | not_space;
+    (((at_least_9 & !at_least_14) | !nonzero) & HIGH).count_ones() as usize
 }
 
 /// Whether the non-whitespace characters of `cur` begin those of `next`: the reference's
@@ -348,9 +346,9 @@ fn ascii_ws_in_word(w: u64) -> usize {
 /// either string (a completed message is read against the text its deltas built: both long).
 fn nonws_starts_with(next: &str, cur: &str) -> bool {
     // ASCII characters decided here, without a call per character.
-    let ws = |c: &char| match c.is_ascii() {
-        true => matches!(c, '\t'..='\r' | ' '),
-        false => is_js_whitespace(*c),
+    let ws = |c: &char| match u8::try_from(*c) {
+        Ok(b) if b.is_ascii() => is_js_ascii_whitespace(b),
+        _ => is_js_whitespace(*c),
     };
     let mut next = next.chars().filter(|c| !ws(c));
     cur.chars()

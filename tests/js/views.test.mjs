@@ -17,6 +17,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
+import { pathToFileURL } from "node:url";
 import { decodeUndefined, hasReference, listReference, pkgEntry, readReference } from "./reference.mjs";
 import { xorshift } from "../../scripts/xorshift.mjs";
 
@@ -823,4 +824,52 @@ test("views: a failed delta over a diagnostics list an earlier delta broke throw
     // The broken list alone is a state.
     assert.equal(typeof api.projectAgentUiState({ executionEvents: events.slice(0, -1) }), "object");
   }
+});
+
+// The wire text a state crosses in (pkg-template/wire.js `encodeWire`) is written by a walk that
+// copies only what holds an escape, then JSON.stringify without a replacer; what the walk does not
+// take as plain data goes through a replacer. Either way the text is the format's definition:
+// JSON.stringify with the escapes made by a replacer, as here.
+test("views: a state's wire text is JSON.stringify's with the wire escapes, for any value", async () => {
+  const { WireRef, encodeWire } = await import(new URL("wire.js", pathToFileURL(pkgEntry)).href);
+  const definition = (value, refs) =>
+    JSON.stringify(value, function (_, x) {
+      if (typeof x === "string") return x.charCodeAt(0) === 0 ? `\u0000${x}` : x;
+      if (x === undefined) return "\u0000u";
+      if (x instanceof WireRef) return `\u0000e${x.index}`;
+      if (refs !== undefined && typeof x === "object" && x !== null && refs.has(x)) return `\u0000e${refs.get(x)}`;
+      return x;
+    }).replace(/\\\\|\\u(d[89a-f][0-9a-f]{2})/g, (m) => (m.length === 2 ? m : "\\ufffd"));
+  const shared = { id: "s", list: [1, 2] };
+  const refs = new Map([[shared, 7]]);
+  const withProto = { a: 1 };
+  Object.defineProperty(withProto, "__proto__", { value: { b: undefined }, enumerable: true, writable: true, configurable: true });
+  let deep = { end: "\u0000deep" };
+  for (let i = 0; i < 300; i++) deep = i % 2 ? { next: deep } : [deep, undefined];
+  const getters = { get g() { return "\u0000got"; }, plain: "p" };
+  const nullProto = Object.assign(Object.create(null), { n: undefined, m: "\u0000m" });
+  class Point { constructor() { this.x = 1; } }
+  const values = [
+    { plain: { a: 1, b: [true, null, "x"], c: "text" } },
+    { escapes: "\u0000lead", inner: ["\u0000", "mid\u0000", undefined, , 3], gone: undefined },
+    { ref: new WireRef(3), refs: [new WireRef(0), shared, { shared }], twice: shared },
+    { functions: [() => 1, Symbol("s")], f() {}, s: Symbol("t") },
+    { when: new Date(Date.UTC(2026, 0, 2)), point: new Point(), map: new Map([[1, 2]]), boxed: new String("b") },
+    { withProto, getters, nullProto, deep },
+    { lone: "a\ud800b", pair: "\ud83d\ude00", text: "\\ud800 stays" },
+    undefined,
+    "\u0000top",
+    [undefined, shared],
+    42,
+  ];
+  for (const value of values) {
+    const before = JSON.stringify(value, (_, x) => (x === undefined ? "<undefined>" : x));
+    assert.equal(encodeWire(value, refs), definition(value, refs));
+    assert.equal(encodeWire(value), definition(value));
+    assert.equal(JSON.stringify(value, (_, x) => (x === undefined ? "<undefined>" : x)), before, "the value is not changed");
+  }
+  const cycle = { a: [] };
+  cycle.a.push(cycle);
+  assert.throws(() => encodeWire(cycle), (error) => error instanceof TypeError && /circular/i.test(error.message));
+  assert.throws(() => encodeWire({ big: 1n }), (error) => error instanceof TypeError && /BigInt/.test(error.message));
 });

@@ -21,7 +21,7 @@ import {
 import { WireRef, applyPatch, encodeWire, keepOwnObjects, setOwn, shareCodingViewItems } from "./wire.js";
 import { checkGeneration, core } from "./core.js";
 import { RULES } from "./rules.js";
-import { runtimeView } from "./glue/templates.js";
+import { runtimeView, supersessionFields } from "./glue/templates.js";
 import { emptyMcpSurface, emptyToolSurface } from "./empty-surfaces.js";
 import {
   FIRST_PREFIX_RULE,
@@ -79,7 +79,6 @@ function indexIn(list, value) {
 const RESOLVED_FROM_KEY = RM.resolvedFromKey;
 const RUNTIME_STATUSES = RULES.runtimeStatuses;
 const STATE_DELTA_CLASS = RULES.stateDeltaClass;
-const SUPERSESSION_FIELDS = RULES.supersessionFields;
 const STATE_DELTA_RECORD_KEY = RULES.stateDeltaRecordKey;
 const [PATCH_KEY, PATCH_FALLBACK_KEY] = RULES.stateDeltaPatchKeys;
 // [op, the member it needs ("" for none), whether that member must be a string (else: an own key)].
@@ -726,13 +725,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
       sent[i - first] = event;
       continue;
     }
-    const fields = {};
-    for (let j = 0; j < SUPERSESSION_FIELDS.length; j++) {
-      const key = SUPERSESSION_FIELDS[j];
-      const value = event[key];
-      if (value !== undefined) fields[key] = value;
-    }
-    sent[i - first] = fields;
+    sent[i - first] = supersessionFields(event);
   }
   const text = jsonText(sent, `${what}: events`);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false, first));

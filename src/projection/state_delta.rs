@@ -305,7 +305,8 @@ pub fn prepare(ev: Ev<'_>) -> Option<Prepared> {
 
 /// The event fields [`touches`] reads: an event's other fields never decide whether it
 /// supersedes a delta (the JS wrapper sends only these of the events that are not deltas, in
-/// this order). The graph's id fields are [`super::graph::ID_FIELDS`].
+/// this order, by a reader the package build writes from this list: scripts/assemble-pkg.mjs).
+/// The graph's id fields are [`super::graph::ID_FIELDS`].
 pub const SUPERSESSION_FIELDS: [&str; 14] = {
     let id = super::graph::ID_FIELDS;
     [

@@ -503,7 +503,8 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///    "actionRules": [{actionKinds, targetModules, labelKey, decision, defaultActionKind,
 ///    inputSourceRecovery}...], "fallbackAction": {labelKey, decision},
 ///    "surfaceRules": [{surface, classes, classPrefixes, kinds, phases}...], "defaultSurface"},
-///  "runtimeStatuses", "stateDeltaClass", "supersessionFields", "stateDeltaRecordKey",
+///  "runtimeStatuses", "stateDeltaClass", "supersessionFields" (read by the package build, which
+///    writes the wrapper's reader of an event's supersession fields), "stateDeltaRecordKey",
 ///  "stateDeltaPatchKeys", "refViews": [[stateKey, idsField]...],
 ///  "stateDeltaOps": [[op, member, string]...],
 ///  "runtimeViewFields": [[viewKey, eventField]...] (read by the package build, which writes the

@@ -18,7 +18,18 @@ import {
   requireEventList,
   tapeOf,
 } from "./boundary.js";
-import { WireRef, applyPatch, encodeWire, keepOwnObjects, setOwn, shareCodingViewItems } from "./wire.js";
+import {
+  NOT_PLAIN,
+  WireRef,
+  applyPatch,
+  encodeWire,
+  keepOwnObjects,
+  setOwn,
+  shareCodingViewItems,
+  wireRef,
+  wireText,
+  wireValue,
+} from "./wire.js";
 import { checkGeneration, core } from "./core.js";
 import { RULES } from "./rules.js";
 import { runtimeView, supersessionFields } from "./glue/templates.js";
@@ -576,8 +587,18 @@ function runDeltaPass(pass, state, what) {
 function deltaPassOver(pass, state, what, withDiagnostics) {
   const need = needOfText(call(what, () => pass.needed(withDiagnostics)));
   const kept = [];
-  const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
-  const text = encodeWire(neededPart(state, need, keep));
+  let text;
+  try {
+    // The part made in wire form as it is read (`wireValue`: throws NOT_PLAIN where a value
+    // needs `encodeWire`'s replacer).
+    const keep = (value) => (keptAsRef(value) ? wireRef(kept.push(value) - 1) : wireValue(value));
+    text = wireText(neededPart(state, need, keep, wireValue));
+  } catch (error) {
+    if (error !== NOT_PLAIN) throw error;
+    kept.length = 0;
+    const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
+    text = encodeWire(neededPart(state, need, keep, (value) => value));
+  }
   const out = call(what, () => tapeOf(pass.run(putText(text)), kept));
   if (out.retry === true) return out;
   const next = applyPatch(state, out.patch);
@@ -669,23 +690,24 @@ function bothNeeds(a, b) {
 
 /**
  * What a delta pass needs of `value` (`needOf`; undefined: nothing), the rest kept by `keep` (a
- * placeholder for an object or a long string, another value as it is). `need` is as deep as the
- * deltas' paths (at most state_delta::NEED_DEPTH).
+ * placeholder for an object or a long string, another value as it is), a value needed whole or a
+ * primitive one given by `whole`. `need` is as deep as the deltas' paths (at most
+ * state_delta::NEED_DEPTH).
  */
-function neededPart(value, need, keep) {
+function neededPart(value, need, keep, whole) {
   if (need === undefined) return keep(value);
-  if (need.whole || value === null || typeof value !== "object") return value;
+  if (need.whole || value === null || typeof value !== "object") return whole(value);
   const { members, any } = need;
   if (Array.isArray(value)) {
     const part = new Array(value.length);
     const named = members.size > 0;
     for (let i = 0; i < value.length; i++) {
-      part[i] = neededPart(value[i], named ? members.get(String(i)) ?? any : any, keep);
+      part[i] = neededPart(value[i], named ? members.get(String(i)) ?? any : any, keep, whole);
     }
     return part;
   }
   const part = {};
-  for (const key of Object.keys(value)) setOwn(part, key, neededPart(value[key], members.get(key) ?? any, keep));
+  for (const key of Object.keys(value)) setOwn(part, key, neededPart(value[key], members.get(key) ?? any, keep, whole));
   return part;
 }
 

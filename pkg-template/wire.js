@@ -790,11 +790,21 @@ export function encodeWire(value, refs) {
     if (error !== NOT_PLAIN) throw error;
     return encodeWireByReplacer(value, refs);
   }
-  return replaceLoneSurrogates(JSON.stringify(form));
+  return wireText(form);
 }
 
+/**
+ * Pieces of `encodeWire` for a caller that builds the value to write itself (the part of a state
+ * a delta pass reads, views.js): `wireValue(x)`, `x` with the wire's escapes (throws `NOT_PLAIN`
+ * where `encodeWire` would take the replacer path); `wireRef(i)`, what a `WireRef` of `i` is
+ * written as; `wireText(form)`, the text of a value made of those.
+ */
+export const wireValue = (x) => wireForm(x, undefined, 0);
+export const wireRef = (i) => `\u0000e${i}`;
+export const wireText = (form) => replaceLoneSurrogates(JSON.stringify(form));
+
 const WIRE_WALK_DEPTH = 96;
-const NOT_PLAIN = Symbol("not plain data");
+export const NOT_PLAIN = Symbol("not plain data");
 const UNDEFINED_ESCAPE = "\u0000u";
 
 /** `x` with the wire's escapes (the same object where none is inside it); throws `NOT_PLAIN`. */
@@ -803,10 +813,10 @@ function wireForm(x, refs, depth) {
   if (x === undefined) return UNDEFINED_ESCAPE;
   if (typeof x === "bigint") throw NOT_PLAIN;
   if (typeof x !== "object" || x === null) return x;
-  if (x instanceof WireRef) return `\u0000e${x.index}`;
+  if (x instanceof WireRef) return wireRef(x.index);
   if (refs !== undefined) {
     const i = refs.get(x);
-    if (i !== undefined) return `\u0000e${i}`;
+    if (i !== undefined) return wireRef(i);
   }
   if (depth >= WIRE_WALK_DEPTH) throw NOT_PLAIN;
   if (Array.isArray(x)) {

@@ -873,3 +873,25 @@ test("views: a state's wire text is JSON.stringify's with the wire escapes, for 
   assert.throws(() => encodeWire(cycle), (error) => error instanceof TypeError && /circular/i.test(error.message));
   assert.throws(() => encodeWire({ big: 1n }), (error) => error instanceof TypeError && /BigInt/.test(error.message));
 });
+
+// The part of a state a delta pass reads is written in wire form as it is built (views.js
+// `deltaPassOver`): strings that look like the wire's escapes and undefined slots, read whole,
+// kept or passed by, come back as themselves.
+test("views: a delta pass reads and keeps strings that look like wire escapes as themselves", () => {
+  const state = api.projectAgentUiState({ executionEvents: [] });
+  const odd = { ref: "\u0000e0", undef: "\u0000u", lead: "\u0000", list: [undefined, "\u0000e1"], nested: { s: "\u0000x" } };
+  const given = { ...state, ephemeralUi: { odd, other: { keep: "\u0000e2", long: "\u0000".repeat(30) } } };
+  const apply = (patch) => api.applyAgentRuntimeStateDeltaToProjectionState(given, projectionDelta("w", patch));
+  const same = JSON.parse(JSON.stringify(odd));
+  const tested = apply([{ op: "test", path: "/ephemeralUi/odd", value: same }]);
+  assert.equal(tested.applied, true, tested.error);
+  assert.equal(tested.state.ephemeralUi, given.ephemeralUi);
+  const replaced = apply([{ op: "replace", path: "/ephemeralUi/odd/nested/s", value: "\u0000y" }]);
+  assert.equal(replaced.applied, true, replaced.error);
+  assert.deepStrictEqual(replaced.state.ephemeralUi, { odd: { ...odd, nested: { s: "\u0000y" } }, other: given.ephemeralUi.other });
+  assert.equal(replaced.state.ephemeralUi.other, given.ephemeralUi.other);
+  assert.equal(replaced.state.ephemeralUi.odd.list, odd.list);
+  const moved = apply([{ op: "copy", from: "/ephemeralUi/odd/list", path: "/ephemeralUi/copied" }]);
+  assert.equal(moved.applied, true, moved.error);
+  assert.deepStrictEqual(moved.state.ephemeralUi.copied, [undefined, "\u0000e1"]);
+});

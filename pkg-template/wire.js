@@ -776,11 +776,11 @@ export class WireRef {
  * and so is every object `refs` (a Map from object to index, optional) holds.
  *
  * The escapes are made by a walk that copies only the containers holding one (`wireForm`), and
- * the result is written by `JSON.stringify` without a replacer, which is several times faster
- * than calling one for every value. A value the walk does not take as plain data (an object with
- * `toJSON`, a class instance, a `BigInt`, nesting deeper than `WIRE_WALK_DEPTH`, which is also
- * where a cycle ends) is written by the replacer instead, with `JSON.stringify`'s own results and
- * errors.
+ * the result is written by `JSON.stringify` without a replacer (a replacer is a call per value;
+ * for a delta pass's 2.5 KB state part, 14.4 µs by the replacer against 11.8 µs). A value the
+ * walk does not take as plain data (an object with `toJSON`, a class instance, a `BigInt`,
+ * nesting deeper than `WIRE_WALK_DEPTH`, which is also where a cycle ends) is written by the
+ * replacer instead, with `JSON.stringify`'s own results and errors.
  */
 export function encodeWire(value, refs) {
   let form;

@@ -45,6 +45,7 @@ export function workloads(api) {
     payload: { target: "projection", patch: [{ op: "replace", path, value: "running" }] },
   });
   const [intoRuntime, intoTimeline] = ["/runtime/status", "/timeline/2/title"].map(deltaInto);
+  const withDelta1k = [...g1k.slice(0, 10), intoRuntime, ...g1k.slice(10)];
   // One message streamed in 5,000 deltas (a long answer).
   const streamed = streamedMessage(5000);
   // A session read of two turns (App Server facts).
@@ -97,6 +98,9 @@ export function workloads(api) {
     // A delta over the state of 1,000 events: the runtime's status, a timeline entry's title.
     "delta-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, intoRuntime),
     "delta-timeline-1k": () => api.applyAgentRuntimeStateDeltaToProjectionState(state1k, intoTimeline),
+    // The list of 1,000 events with a delta into the runtime after its tenth: the next event
+    // supersedes it.
+    "deltas-1k": () => api.applyAgentRuntimeStateDeltasToProjectionState(state1k, withDelta1k),
     "coding": () => api.projectCodingWorkbenchView(state),
     "coding-1k": () => api.projectCodingWorkbenchView(state1k),
     "coding-events": () => api.projectCodingWorkbenchViewFromEvents({ executionEvents: fixtureEvents }),

@@ -733,30 +733,48 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   const what = "applyAgentRuntimeStateDeltasToProjectionState";
   requireEventList(events, what);
   // The events before the first delta are never read: nothing applies before it, and only later
-  // events supersede a delta.
+  // events supersede a delta. Every event's class is read (as the reference reads it for each).
   let first = 0;
   while (first < events.length && events[first].eventClass !== STATE_DELTA_CLASS) first++;
   if (first === events.length) return state;
-  // Deltas cross whole; of the other events only the fields that decide whether they supersede a
-  // delta. The list crosses from the first delta on (`first`: errors name events by their index
-  // in `events`).
-  const sent = new Array(events.length - first);
-  for (let i = first; i < events.length; i++) {
-    const event = events[i];
-    if (event.eventClass === STATE_DELTA_CLASS) {
-      sent[i - first] = event;
-      continue;
-    }
-    sent[i - first] = supersessionFields(event);
-  }
-  const text = jsonText(sent, `${what}: events`);
-  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(text), false, first));
+  let last = first;
+  for (let i = first + 1; i < events.length; i++) if (events[i].eventClass === STATE_DELTA_CLASS) last = i;
+  // The list crosses from the first delta to the last and a few events more; after that, a
+  // part at a time (each twice the one before) while a delta is not yet superseded (`active`):
+  // the later events only supersede deltas, and most deltas are superseded by one of the next
+  // few events. Errors name events by their index in `events`.
+  let at = Math.min(events.length, last + 1 + LATER_EVENTS_FIRST);
+  const head = deltaListText(events, first, at, what);
+  const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(head), false, first));
   const generation = core.generation;
   try {
+    let active = at < events.length && call(what, () => pass.active());
+    for (let size = 2 * LATER_EVENTS_FIRST; active && at < events.length; size *= 2) {
+      const from = at;
+      at = Math.min(events.length, from + size);
+      const text = deltaListText(events, from, at, what);
+      active = call(what, () => pass.more(putText(text), from));
+    }
     return call(what, () => pass.is_empty()) ? state : runDeltaPass(pass, state, what).state;
   } finally {
     freePass(pass, generation);
   }
+}
+
+// How many of the events after a list's last delta cross with the deltas.
+const LATER_EVENTS_FIRST = 32;
+
+/**
+ * JSON text of `events[from..to)` as a delta pass reads them: a delta whole, another event as
+ * the fields that decide whether it supersedes one (`supersessionFields`).
+ */
+function deltaListText(events, from, to, what) {
+  const sent = new Array(to - from);
+  for (let i = from; i < to; i++) {
+    const event = events[i];
+    sent[i - from] = event.eventClass === STATE_DELTA_CLASS ? event : supersessionFields(event);
+  }
+  return jsonText(sent, `${what}: events`);
 }
 
 /** Free a delta pass now, unless a fault during the call dropped the instance it was made on. */

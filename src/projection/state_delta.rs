@@ -1102,9 +1102,7 @@ impl WholeStatePass {
     /// a delta is still active).
     pub fn of_events(events: &[Value]) -> Result<WholeStatePass, (usize, Odd)> {
         let mut list = DeltaList::default();
-        for (pos, e) in events.iter().enumerate() {
-            list.push(Ev::of(e)).map_err(|o| (pos, o))?;
-        }
+        list.push_values(events)?;
         Ok(list.finish())
     }
 
@@ -1316,6 +1314,20 @@ impl DeltaList {
             }
         }
         Ok(())
+    }
+
+    /// [`Self::push`] of each of `events` in turn. `Err` names the event by its position there.
+    pub fn push_values(&mut self, events: &[Value]) -> Result<(), (usize, Odd)> {
+        for (pos, e) in events.iter().enumerate() {
+            self.push(Ev::of(e)).map_err(|o| (pos, o))?;
+        }
+        Ok(())
+    }
+
+    /// Whether a delta read so far is not superseded yet: only then can a later event that is
+    /// not a delta change the pass (or throw, as the reference does reading it for one).
+    pub fn is_active(&self) -> bool {
+        !self.active.by_area.is_empty()
     }
 
     /// The pass of the deltas left.

@@ -409,10 +409,57 @@ pub fn mcp_surface(len: usize) -> Result<u32, JsError> {
 // ---- state deltas -----------------------------------------------------------------------------
 
 /// The deltas of `applyAgentRuntimeStateDelta(s)ToProjectionState`, prepared from the events
-/// in the input buffer (one event when `single`, else an array), then run over the state.
+/// in the input buffer (one event when `single`, else an array, to which `more` may add), then
+/// run over the state.
 #[wasm_bindgen]
 pub struct WasmStateDeltaPass {
+    /// A list's deltas while more of its events may come (`more`); made the pass when it is
+    /// first asked for (`pass`).
+    reading: Option<DeltaList>,
     inner: Option<WholeStatePass>,
+}
+
+impl WasmStateDeltaPass {
+    fn pass(&mut self) -> Option<&WholeStatePass> {
+        if let Some(list) = self.reading.take() {
+            self.inner = Some(list.finish());
+        }
+        self.inner.as_ref()
+    }
+}
+
+/// Push the events of the array in `text` to `list`, each read as a record as it comes; from an
+/// item that is not a record (or null) on, the rest of the array is read whole, for its error or
+/// its odd items. `first`: the index in the caller's list of the first event in `text` (errors
+/// name events by their index there).
+fn push_events(list: &mut DeltaList, text: &str, first: usize) -> Result<(), JsError> {
+    let throws = |(i, odd): (usize, Odd)| {
+        JsError::new(&format!("events[{}]: {odd}", first.saturating_add(i)))
+    };
+    let mut at = 0;
+    let mut thrown = None;
+    let read = for_each_array_element(text, |MaybeRecord(r), _| {
+        let pushed = match &r {
+            Some(r) => list.push(r.ev(&r.index())),
+            None => list.push(Ev::new(empty_record())),
+        };
+        match pushed {
+            Ok(()) => at += 1,
+            Err(odd) => thrown = Some((at, odd)),
+        }
+        thrown.is_none()
+    });
+    if let Some(t) = thrown {
+        return Err(throws(t));
+    }
+    if read {
+        return Ok(());
+    }
+    let Value::Array(events) = parse(text)? else {
+        return Err(JsError::new("Runtime events must be an array."));
+    };
+    list.push_values(events.get(at..).unwrap_or_default())
+        .map_err(|(i, odd)| throws((at.saturating_add(i), odd)))
 }
 
 #[wasm_bindgen]
@@ -421,61 +468,57 @@ impl WasmStateDeltaPass {
     /// events by their index there).
     #[wasm_bindgen(constructor)]
     pub fn new(len: usize, single: bool, first: usize) -> Result<WasmStateDeltaPass, JsError> {
-        let inner = with_input(len, |text| {
+        with_input(len, |text| {
             if single {
                 // Read as a record (its strings borrowed); a text that is not an event object
                 // is parsed for its error, or read as the value it is.
-                return Ok(match EventRecord::parse(text) {
+                let inner = match EventRecord::parse(text) {
                     Some(r) => WholeStatePass::of_event(r.ev(&r.index())),
                     None => WholeStatePass::of_event(Ev::of(&parse(text)?)),
+                };
+                return Ok(WasmStateDeltaPass {
+                    reading: None,
+                    inner,
                 });
             }
-            let throws = |(i, odd): (usize, Odd)| {
-                JsError::new(&format!("events[{}]: {odd}", first.saturating_add(i)))
-            };
-            // Each event read as a record as it comes; a list that is not all records (or
-            // null) is read whole, for its error or its odd items.
             let mut list = DeltaList::default();
-            let mut at = 0;
-            let mut thrown = None;
-            let read = for_each_array_element(text, |MaybeRecord(r), _| {
-                let pushed = match &r {
-                    Some(r) => list.push(r.ev(&r.index())),
-                    None => list.push(Ev::new(empty_record())),
-                };
-                match pushed {
-                    Ok(()) => at += 1,
-                    Err(odd) => thrown = Some((at, odd)),
-                }
-                thrown.is_none()
-            });
-            if let Some(t) = thrown {
-                return Err(throws(t));
-            }
-            if read {
-                return Ok(Some(list.finish()));
-            }
-            let Value::Array(events) = parse(text)? else {
-                return Err(JsError::new("Runtime events must be an array."));
-            };
-            WholeStatePass::of_events(&events).map(Some).map_err(throws)
-        })?;
-        Ok(WasmStateDeltaPass { inner })
+            push_events(&mut list, text, first)?;
+            Ok(WasmStateDeltaPass {
+                reading: Some(list),
+                inner: None,
+            })
+        })
+    }
+
+    /// Whether a delta of the list read so far is not superseded yet (`DeltaList::is_active`):
+    /// the caller's later events matter only while one is.
+    pub fn active(&self) -> bool {
+        self.reading.as_ref().is_some_and(DeltaList::is_active)
+    }
+
+    /// Read the next events of the list from the input buffer (an array; `first`, the index of
+    /// its first event in the caller's list). Returns whether a delta is still active after them
+    /// (`active`).
+    pub fn more(&mut self, len: usize, first: usize) -> Result<bool, JsError> {
+        let Some(list) = self.reading.as_mut() else {
+            return Err(JsError::new(
+                "internal error: the delta pass reads no more events",
+            ));
+        };
+        with_input(len, |text| push_events(list, text, first))?;
+        Ok(list.is_active())
     }
 
     /// Whether there is nothing to apply (not a `state.delta` event; no delta in the list).
-    pub fn is_empty(&self) -> bool {
-        match &self.inner {
-            None => true,
-            Some(p) => p.is_empty(),
-        }
+    pub fn is_empty(&mut self) -> bool {
+        self.pass().map_or(true, WholeStatePass::is_empty)
     }
 
     /// What of the state the pass needs (`WholeStatePass::needed_json`). `diagnostics` is in
     /// it whole only `with_diagnostics` (a failing delta writes it; `run` asks for it when it
     /// does).
-    pub fn needed(&self, with_diagnostics: bool) -> String {
-        match &self.inner {
+    pub fn needed(&mut self, with_diagnostics: bool) -> String {
+        match self.pass() {
             Some(p) => p.needed_json(with_diagnostics),
             None => "[]".into(),
         }
@@ -485,8 +528,8 @@ impl WasmStateDeltaPass {
     /// placeholders). Returns a tape of `{applied, error, patch}`: `patch` turns the given state
     /// into the result (docs/design.md, "Patch protocol"); or of `{retry: true}` when a delta
     /// failed and the state's `diagnostics` was a placeholder (run again with it).
-    pub fn run(&self, len: usize) -> Result<u32, JsError> {
-        let Some(pass) = &self.inner else {
+    pub fn run(&mut self, len: usize) -> Result<u32, JsError> {
+        let Some(pass) = self.pass() else {
             return Err(JsError::new("Nothing to apply."));
         };
         // In the batch arena: the state and what the pass makes of it are forgotten at the end.

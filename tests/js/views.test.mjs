@@ -895,3 +895,34 @@ test("views: a delta pass reads and keeps strings that look like wire escapes as
   assert.equal(moved.applied, true, moved.error);
   assert.deepStrictEqual(moved.state.ephemeralUi.copied, [undefined, "\u0000e1"]);
 });
+
+// After its last delta, a list crosses a part at a time while a delta is not yet superseded
+// (views.js `applyAgentRuntimeStateDeltasToProjectionState`): an event anywhere in the list,
+// first part or any later one, supersedes the delta, and an event the reference throws on is
+// named by its index in the list.
+test("views: a delta list's later events supersede and throw the same in every part the list crosses in", () => {
+  const state = api.projectAgentUiState({ executionEvents: api.generateRuntimeEvents(30, 3) });
+  const delta = projectionDelta("tools-delta", [{ op: "replace", path: "/tools", value: [] }]);
+  const filler = (i) => ({ id: `f${i}`, eventClass: "model.delta", kind: "model", status: "running", title: "text" });
+  const toolEvent = { id: "t", eventClass: "tool.started", kind: "tool", status: "running", title: "tool" };
+  const odd = { id: "odd", eventClass: 5, kind: "model" };
+  const list = (n, at, event) => {
+    const events = [filler(-1), delta, ...Array.from({ length: n }, (_, i) => filler(i))];
+    if (at !== undefined) events.splice(2 + at, 0, event);
+    return events;
+  };
+  const applied = api.applyAgentRuntimeStateDeltasToProjectionState(state, list(300));
+  assert.deepStrictEqual(applied.tools, []);
+  assert.notEqual(applied.tools, state.tools);
+  for (const at of [0, 31, 32, 33, 95, 96, 97, 224, 299]) {
+    assert.equal(api.applyAgentRuntimeStateDeltasToProjectionState(state, list(300, at, toolEvent)), state, `superseded at ${at}`);
+    assert.throws(() => api.applyAgentRuntimeStateDeltasToProjectionState(state, list(300, at, odd)), {
+      name: "TypeError",
+      message: new RegExp(`^applyAgentRuntimeStateDeltasToProjectionState: events\\[${2 + at}\\]: .*eventClass \\(a number\\)`),
+    });
+    // Once the delta is superseded, a later event is not read for it: no throw.
+    const both = list(300, at, toolEvent);
+    both.splice(3 + at, 0, odd);
+    assert.equal(api.applyAgentRuntimeStateDeltasToProjectionState(state, both), state, `odd after ${at}`);
+  }
+});

@@ -90,6 +90,8 @@ function indexIn(list, value) {
 const RESOLVED_FROM_KEY = RM.resolvedFromKey;
 const RUNTIME_STATUSES = RULES.runtimeStatuses;
 const STATE_DELTA_CLASS = RULES.stateDeltaClass;
+// The fields a later event's supersession of a delta of each area reads (state_delta::AREA_READS).
+const AREA_READS = new Map(RULES.areaReads);
 const STATE_DELTA_RECORD_KEY = RULES.stateDeltaRecordKey;
 const [PATCH_KEY, PATCH_FALLBACK_KEY] = RULES.stateDeltaPatchKeys;
 // [op, the member it needs ("" for none), whether that member must be a string (else: an own key)].
@@ -739,21 +741,22 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   if (first === events.length) return state;
   let last = first;
   for (let i = first + 1; i < events.length; i++) if (events[i].eventClass === STATE_DELTA_CLASS) last = i;
-  // The list crosses from the first delta to the last and a few events more; after that, a
-  // part at a time (each twice the one before) while a delta is not yet superseded (`active`):
-  // the later events only supersede deltas, and most deltas are superseded by one of the next
-  // few events. Errors name events by their index in `events`.
-  let at = Math.min(events.length, last + 1 + LATER_EVENTS_FIRST);
-  const head = deltaListText(events, first, at, what);
+  // The list crosses from the first delta to the last; after it, the later events only
+  // supersede deltas: they cross a part at a time (each twice the one before) while one can,
+  // each as the fields the areas of the deltas not superseded yet read (`laterFields`; most
+  // deltas are superseded by one of the next few events). Errors name events by their index in
+  // `events`.
+  const head = deltaListText(events, first, last + 1, what);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(head), false, first));
   const generation = core.generation;
   try {
-    let active = at < events.length && call(what, () => pass.active());
-    for (let size = 2 * LATER_EVENTS_FIRST; active && at < events.length; size *= 2) {
+    let at = last + 1;
+    let fields = at < events.length ? laterFields(call(what, () => pass.later_areas())) : undefined;
+    for (let size = LATER_EVENTS_FIRST; fields !== undefined && at < events.length; size *= 2) {
       const from = at;
       at = Math.min(events.length, from + size);
-      const text = deltaListText(events, from, at, what);
-      active = call(what, () => pass.more(putText(text), from));
+      const text = laterEventsText(events, from, at, fields, what);
+      fields = laterFields(call(what, () => pass.more(putText(text), from)));
     }
     return call(what, () => pass.is_empty()) ? state : runDeltaPass(pass, state, what).state;
   } finally {
@@ -761,7 +764,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   }
 }
 
-// How many of the events after a list's last delta cross with the deltas.
+// How many of the events after a list's last delta cross in the first part.
 const LATER_EVENTS_FIRST = 32;
 
 /**
@@ -773,6 +776,37 @@ function deltaListText(events, from, to, what) {
   for (let i = from; i < to; i++) {
     const event = events[i];
     sent[i - from] = event.eventClass === STATE_DELTA_CLASS ? event : supersessionFields(event);
+  }
+  return jsonText(sent, `${what}: events`);
+}
+
+/**
+ * The fields a later event's supersession of the deltas of `areasText` (a JSON array of area
+ * names, WasmStateDeltaPass::later_areas) reads (view rules' `areaReads`); undefined when no
+ * event can touch any of them.
+ */
+function laterFields(areasText) {
+  let fields;
+  for (const area of JSON.parse(areasText)) {
+    const reads = AREA_READS.get(area);
+    if (reads === undefined) continue;
+    fields ??= new Set();
+    for (const field of reads) fields.add(field);
+  }
+  return fields === undefined ? undefined : [...fields];
+}
+
+/** JSON text of `events[from..to)` (none of them a delta), each as those of `fields` it has. */
+function laterEventsText(events, from, to, fields, what) {
+  const sent = new Array(to - from);
+  for (let i = from; i < to; i++) {
+    const event = events[i];
+    const read = {};
+    for (let j = 0; j < fields.length; j++) {
+      const value = event[fields[j]];
+      if (value !== undefined) read[fields[j]] = value;
+    }
+    sent[i - from] = read;
   }
   return jsonText(sent, `${what}: events`);
 }

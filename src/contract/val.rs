@@ -883,12 +883,17 @@ pub fn write_wire_str(s: &str, out: &mut String) {
 
 /// JSON array of string literals ([`write_json_str`] each).
 pub fn write_json_str_list(items: &[&str], out: &mut String) {
+    write_json_list(items, out, |s, out| write_json_str(s, out));
+}
+
+/// JSON array of `items`, each written by `each`.
+pub fn write_json_list<T>(items: &[T], out: &mut String, each: impl Fn(&T, &mut String)) {
     out.push('[');
-    for (i, s) in items.iter().enumerate() {
+    for (i, x) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_json_str(s, out);
+        each(x, out);
     }
     out.push(']');
 }

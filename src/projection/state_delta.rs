@@ -389,6 +389,33 @@ pub fn touches(ev: Ev<'_>, area: &str) -> Result<bool, Odd> {
     })
 }
 
+/// The fields [`touches`] reads for each area an event can touch (an area not listed: none
+/// can). The package build writes it into the view rules (`areaReads`): the JS wrapper sends
+/// only these fields of the events after a list's last delta, for the areas of the deltas not
+/// superseded yet ([`DeltaList::later_areas`]).
+pub const AREA_READS: [(&str, &[&str]); 17] = {
+    let class_kind: &[&str] = &["eventClass", "kind"];
+    [
+        ("runtime", &[]),
+        ("timeline", &[]),
+        ("readModel.events", &[]),
+        ("readModel.visibleEvents", &[]),
+        ("messages", &["eventClass", "kind", "status"]),
+        ("graph", &super::graph::ID_FIELDS),
+        ("tools", class_kind),
+        ("actions", class_kind),
+        ("artifacts", &["eventClass", "kind", "artifactRefs"]),
+        ("evidence", &["eventClass", "kind", "evidenceRefs"]),
+        ("diagnostics", &["eventClass", "status"]),
+        ("subagents", &["eventClass", "subagentId", "workerId"]),
+        ("readModel.pendingActions", &["eventClass"]),
+        ("readModel.inputSourceRecovery", &["eventClass"]),
+        ("readModel.taskRefs", &["taskId"]),
+        ("readModel.artifactRefs", &["artifactRefs"]),
+        ("readModel.evidenceRefs", &["evidenceRefs"]),
+    ]
+};
+
 /// Access to input events by external index, for `Val::Event` values inside the document.
 pub struct EventLookup<'a> {
     pub events: &'a [Stored<'a>],
@@ -1324,10 +1351,20 @@ impl DeltaList {
         Ok(())
     }
 
-    /// Whether a delta read so far is not superseded yet: only then can a later event that is
-    /// not a delta change the pass (or throw, as the reference does reading it for one).
-    pub fn is_active(&self) -> bool {
-        !self.active.by_area.is_empty()
+    /// The areas of the deltas read so far that are not superseded yet, as a JSON array of
+    /// their names: only while one is can a later event that is not a delta change the pass (or
+    /// throw, as the reference does reading it for one), and only by the fields [`AREA_READS`]
+    /// gives for them.
+    pub fn later_areas(&self) -> String {
+        let mut out = String::from("[");
+        for (i, area) in self.active.by_area.keys().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_json_str(area, &mut out);
+        }
+        out.push(']');
+        out
     }
 
     /// The pass of the deltas left.
@@ -1403,6 +1440,13 @@ mod tests {
             areas.push(format!("readModel.{k}"));
         }
         areas.push("readModel.*".into());
+        for (area, fields) in AREA_READS {
+            assert!(areas.iter().any(|a| a == area), "{area}");
+            assert!(
+                fields.iter().all(|f| SUPERSESSION_FIELDS.contains(f)),
+                "{area}"
+            );
+        }
         let opts =
             serde_json::json!({"actionRate": 0.5, "subagentRate": 0.5, "stateDeltaRate": 0.2});
         let opts = crate::generator::GenOptions::from_json(&opts).unwrap_or_default();
@@ -1441,6 +1485,23 @@ mod tests {
             let picked = Value::Object(picked);
             for a in &areas {
                 assert_eq!(read(Ev::of(e), a), read(Ev::of(&picked), a), "{a} {e}");
+                // Only the fields `AREA_READS` gives for the area decide it (the JS wrapper sends
+                // no others of the events after a list's last delta); an area it does not list,
+                // none.
+                let Some((_, fields)) = AREA_READS.iter().find(|(area, _)| area == a) else {
+                    assert_eq!(read(Ev::of(e), a), Ok(false), "{a} {e}");
+                    continue;
+                };
+                let only: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| fields.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                assert_eq!(
+                    read(Ev::of(e), a),
+                    read(Ev::of(&Value::Object(only)), a),
+                    "{a} {e}"
+                );
             }
         }
     }

@@ -10,7 +10,7 @@
 //! Every table is ordered: the first rule that matches decides.
 
 use crate::contract::js::{includes, js_lower, js_trim, split_once_at};
-use crate::contract::val::{write_json_str, write_json_str_list as list};
+use crate::contract::val::{write_json_list as items, write_json_str, write_json_str_list as list};
 
 // ---- status keys ------------------------------------------------------------------------------
 
@@ -504,7 +504,8 @@ fn str_member(k: &str, v: &str, out: &mut String) {
 ///    inputSourceRecovery}...], "fallbackAction": {labelKey, decision},
 ///    "surfaceRules": [{surface, classes, classPrefixes, kinds, phases}...], "defaultSurface"},
 ///  "runtimeStatuses", "stateDeltaClass", "supersessionFields" (read by the package build, which
-///    writes the wrapper's reader of an event's supersession fields), "stateDeltaRecordKey",
+///    writes the wrapper's reader of an event's supersession fields), "areaReads": [[area,
+///    [field...]]...], "stateDeltaRecordKey",
 ///  "stateDeltaPatchKeys", "refViews": [[stateKey, idsField]...],
 ///  "stateDeltaOps": [[op, member, string]...],
 ///  "runtimeViewFields": [[viewKey, eventField]...] (read by the package build, which writes the
@@ -606,6 +607,19 @@ pub fn rules_json() -> String {
     key("supersessionFields", &mut s);
     list(&super::state_delta::SUPERSESSION_FIELDS, &mut s);
     s.push(',');
+    key("areaReads", &mut s);
+    items(
+        &super::state_delta::AREA_READS,
+        &mut s,
+        |(area, fields), s| {
+            s.push('[');
+            write_json_str(area, s);
+            s.push(',');
+            list(fields, s);
+            s.push(']');
+        },
+    );
+    s.push(',');
     str_member(
         "stateDeltaRecordKey",
         super::state_delta::STATE_DELTA_RECORD_KEY,
@@ -614,33 +628,25 @@ pub fn rules_json() -> String {
     s.push(',');
     key("stateDeltaPatchKeys", &mut s);
     list(&super::state_delta::STATE_DELTA_PATCH_KEYS, &mut s);
-    s.push_str(",\"refViews\":[");
-    for (i, (views, ids)) in super::refs::REF_VIEWS.iter().enumerate() {
-        if i > 0 {
+    s.push_str(",\"refViews\":");
+    items(&super::refs::REF_VIEWS, &mut s, |(views, ids), s| {
+        list(&[views, ids], s)
+    });
+    s.push_str(",\"stateDeltaOps\":");
+    items(
+        &super::state_delta::STATE_DELTA_OPS,
+        &mut s,
+        |(op, member, string), s| {
+            s.push('[');
+            write_json_str(op, s);
             s.push(',');
-        }
-        list(&[views, ids], &mut s);
-    }
-    s.push_str("],\"stateDeltaOps\":[");
-    for (i, (op, member, string)) in super::state_delta::STATE_DELTA_OPS.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push('[');
-        write_json_str(op, &mut s);
-        s.push(',');
-        write_json_str(member, &mut s);
-        s.push_str(if *string { ",true]" } else { ",false]" });
-    }
-    s.push(']');
-    s.push_str(",\"runtimeViewFields\":[");
-    for (i, (k, f)) in RUNTIME_VIEW_FIELDS.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        list(&[k, f], &mut s);
-    }
-    s.push_str("],\"subagents\":{");
+            write_json_str(member, s);
+            s.push_str(if *string { ",true]" } else { ",false]" });
+        },
+    );
+    s.push_str(",\"runtimeViewFields\":");
+    items(&RUNTIME_VIEW_FIELDS, &mut s, |(k, f), s| list(&[k, f], s));
+    s.push_str(",\"subagents\":{");
     key("threadFields", &mut s);
     list(&SUBAGENT_THREAD_FIELDS, &mut s);
     s.push(',');

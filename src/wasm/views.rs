@@ -490,23 +490,25 @@ impl WasmStateDeltaPass {
         })
     }
 
-    /// Whether a delta of the list read so far is not superseded yet (`DeltaList::is_active`):
-    /// the caller's later events matter only while one is.
-    pub fn active(&self) -> bool {
-        self.reading.as_ref().is_some_and(DeltaList::is_active)
+    /// The areas of the list's deltas not superseded yet, as a JSON array of their names
+    /// (`DeltaList::later_areas`; `[]` when there is no list): the caller's later events matter
+    /// only while there is one, and only by the fields the view rules' `areaReads` give for it.
+    pub fn later_areas(&self) -> String {
+        self.reading
+            .as_ref()
+            .map_or_else(|| "[]".into(), DeltaList::later_areas)
     }
 
     /// Read the next events of the list from the input buffer (an array; `first`, the index of
-    /// its first event in the caller's list). Returns whether a delta is still active after them
-    /// (`active`).
-    pub fn more(&mut self, len: usize, first: usize) -> Result<bool, JsError> {
+    /// its first event in the caller's list). Returns `later_areas` after them.
+    pub fn more(&mut self, len: usize, first: usize) -> Result<String, JsError> {
         let Some(list) = self.reading.as_mut() else {
             return Err(JsError::new(
                 "internal error: the delta pass reads no more events",
             ));
         };
         with_input(len, |text| push_events(list, text, first))?;
-        Ok(list.is_active())
+        Ok(list.later_areas())
     }
 
     /// Whether there is nothing to apply (not a `state.delta` event; no delta in the list).

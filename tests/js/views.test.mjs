@@ -925,4 +925,8 @@ test("views: a delta list's later events supersede and throw the same in every p
     both.splice(3 + at, 0, odd);
     assert.equal(api.applyAgentRuntimeStateDeltasToProjectionState(state, both), state, `odd after ${at}`);
   }
+  // No event touches `ephemeralUi`: its delta applies, and no later event is read for it.
+  const intoUi = projectionDelta("ui-delta", [{ op: "replace", path: "/ephemeralUi", value: { open: true } }]);
+  const uiList = [intoUi, ...list(100, 50, odd).slice(2), toolEvent];
+  assert.deepStrictEqual(api.applyAgentRuntimeStateDeltasToProjectionState(state, uiList).ephemeralUi, { open: true });
 });

@@ -818,7 +818,7 @@ function wireForm(x, refs, depth) {
     const i = refs.get(x);
     if (i !== undefined) return wireRef(i);
   }
-  if (depth >= WIRE_WALK_DEPTH) throw NOT_PLAIN;
+  if (depth >= WIRE_WALK_DEPTH || typeof x.toJSON === "function") throw NOT_PLAIN;
   if (Array.isArray(x)) {
     let out = x;
     for (let i = 0; i < x.length; i++) {
@@ -832,15 +832,18 @@ function wireForm(x, refs, depth) {
     return out;
   }
   const proto = Object.getPrototypeOf(x);
-  if ((proto !== Object.prototype && proto !== null) || typeof x.toJSON === "function") throw NOT_PLAIN;
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
   const keys = Object.keys(x);
+  // Each member read once (a getter too): the values before the first escape are kept for the
+  // copy.
+  const items = new Array(keys.length);
   let out;
   for (let k = 0; k < keys.length; k++) {
-    const item = x[keys[k]];
+    const item = (items[k] = x[keys[k]]);
     const form = wireForm(item, refs, depth + 1);
     if (out === undefined && form !== item) {
       out = {};
-      for (let j = 0; j < k; j++) setOwn(out, keys[j], x[keys[j]]);
+      for (let j = 0; j < k; j++) setOwn(out, keys[j], items[j]);
     }
     if (out !== undefined) setOwn(out, keys[k], form);
   }

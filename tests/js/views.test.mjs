@@ -857,6 +857,7 @@ test("views: a state's wire text is JSON.stringify's with the wire escapes, for 
     { when: new Date(Date.UTC(2026, 0, 2)), point: new Point(), map: new Map([[1, 2]]), boxed: new String("b") },
     { withProto, getters, nullProto, deep },
     { lone: "a\ud800b", pair: "\ud83d\ude00", text: "\\ud800 stays" },
+    { withToJSON: Object.assign(["\u0000x", undefined], { toJSON: () => "T" }), list: [Object.assign(["\u0000"], { toJSON: () => ["j"] })] },
     undefined,
     "\u0000top",
     [undefined, shared],
@@ -868,6 +869,11 @@ test("views: a state's wire text is JSON.stringify's with the wire escapes, for 
     assert.equal(encodeWire(value), definition(value));
     assert.equal(JSON.stringify(value, (_, x) => (x === undefined ? "<undefined>" : x)), before, "the value is not changed");
   }
+  // Each member is read once, as JSON.stringify reads it.
+  let reads = 0;
+  const counted = { get first() { reads++; return "a"; }, escaped: "\u0000b" };
+  assert.equal(encodeWire({ counted }), definition({ counted: { first: "a", escaped: "\u0000b" } }));
+  assert.equal(reads, 1);
   const cycle = { a: [] };
   cycle.a.push(cycle);
   assert.throws(() => encodeWire(cycle), (error) => error instanceof TypeError && /circular/i.test(error.message));

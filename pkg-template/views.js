@@ -589,17 +589,19 @@ function runDeltaPass(pass, state, what) {
 function deltaPassOver(pass, state, what, withDiagnostics) {
   const need = needOfText(call(what, () => pass.needed(withDiagnostics)));
   const kept = [];
+  // The part, its kept values written by `ref` (their place in `kept`), the others by `leaf`.
+  const part = (ref, leaf) => {
+    kept.length = 0;
+    return neededPart(state, need, (value) => (keptAsRef(value) ? ref(kept.push(value) - 1) : leaf(value)), leaf);
+  };
   let text;
   try {
-    // The part made in wire form as it is read (`wireValue`: throws NOT_PLAIN where a value
-    // needs `encodeWire`'s replacer).
-    const keep = (value) => (keptAsRef(value) ? wireRef(kept.push(value) - 1) : wireValue(value));
-    text = wireText(neededPart(state, need, keep, wireValue));
+    // Made in wire form as it is read (`wireValue` throws NOT_PLAIN where a value needs
+    // `encodeWire`'s replacer).
+    text = wireText(part(wireRef, wireValue));
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
-    kept.length = 0;
-    const keep = (value) => (keptAsRef(value) ? new WireRef(kept.push(value) - 1) : value);
-    text = encodeWire(neededPart(state, need, keep, (value) => value));
+    text = encodeWire(part((i) => new WireRef(i), (value) => value));
   }
   const out = call(what, () => tapeOf(pass.run(putText(text)), kept));
   if (out.retry === true) return out;

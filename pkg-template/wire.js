@@ -809,15 +809,9 @@ const UNDEFINED_ESCAPE = "\u0000u";
 
 /** `x` with the wire's escapes (the same object where none is inside it); throws `NOT_PLAIN`. */
 function wireForm(x, refs, depth) {
-  if (typeof x === "string") return x.charCodeAt(0) === 0 ? `\u0000${x}` : x;
-  if (x === undefined) return UNDEFINED_ESCAPE;
   if (typeof x === "bigint") throw NOT_PLAIN;
-  if (typeof x !== "object" || x === null) return x;
-  if (x instanceof WireRef) return wireRef(x.index);
-  if (refs !== undefined) {
-    const i = refs.get(x);
-    if (i !== undefined) return wireRef(i);
-  }
+  const leaf = wireLeaf(x, refs);
+  if (leaf !== x || typeof x !== "object" || x === null) return leaf;
   if (depth >= WIRE_WALK_DEPTH || typeof x.toJSON === "function") throw NOT_PLAIN;
   if (Array.isArray(x)) {
     let out = x;
@@ -850,19 +844,20 @@ function wireForm(x, refs, depth) {
   return out ?? x;
 }
 
+/**
+ * The wire's escape of one value (`x` itself where it has none): a string starting with U+0000,
+ * `undefined`, a `WireRef` and an object `refs` holds. The one rule of both ways of writing.
+ */
+function wireLeaf(x, refs) {
+  if (typeof x === "string") return x.charCodeAt(0) === 0 ? `\u0000${x}` : x;
+  if (x === undefined) return UNDEFINED_ESCAPE;
+  if (typeof x !== "object" || x === null) return x;
+  if (x instanceof WireRef) return wireRef(x.index);
+  const i = refs?.get(x);
+  return i === undefined ? x : wireRef(i);
+}
+
 /** `encodeWire` by a `JSON.stringify` replacer: any value, as `JSON.stringify` takes it. */
 function encodeWireByReplacer(value, refs) {
-  const text = JSON.stringify(value, function (key, x) {
-    if (typeof x === "string") return x.charCodeAt(0) === 0 ? `\u0000${x}` : x;
-    if (x === undefined) return "\u0000u";
-    if (typeof x === "object" && x !== null) {
-      if (x instanceof WireRef) return `\u0000e${x.index}`;
-      if (refs !== undefined) {
-        const i = refs.get(x);
-        if (i !== undefined) return `\u0000e${i}`;
-      }
-    }
-    return x;
-  });
-  return replaceLoneSurrogates(text);
+  return replaceLoneSurrogates(JSON.stringify(value, (_, x) => wireLeaf(x, refs)));
 }

@@ -25,7 +25,6 @@ import {
   isObject,
   linkMcpViews,
   linkMcpViewsAfterPatch,
-  linkSnapshotMessages,
   parseWire,
   plainJson,
   sameJsonText,
@@ -72,7 +71,12 @@ export function projectAgentUiState(input, options) {
   const given = projectionInput(input, what);
   if (given.events.length === 0) return stateOfNoEvents(what, given.sourceCount, strict);
   const { events, text } = eventsText(given.events, redact, `${what}: executionEvents`);
-  const state = projectState(what, text, given.sourceCount, strict, events);
+  return batchState(what, text, given.sourceCount, strict, events);
+}
+
+/** The batch state of the events `events` (the caller's, of JSON text `text`), its views shared. */
+function batchState(what, text, sourceCount, strict, events) {
+  const state = projectState(what, text, sourceCount, strict, events);
   return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
 }
 
@@ -103,31 +107,48 @@ function eventsOfReadModel(readModel) {
   return readModel?.events.map((projection) => projection.source) ?? [];
 }
 
+/** A transcript message's role as its part shows it: a role of only white space is the assistant's. */
+function snapshotRole(role) {
+  return role && role.trim() ? role : "assistant";
+}
+
 /**
- * A snapshot's transcript messages, read as the reference reads them (`input.messages?.map`: a
- * value without a `map` method throws V8's own TypeError naming it): a copy of the list, holes
- * kept, the messages themselves the caller's.
+ * One transcript message of a session snapshot as the final text part that stands for it (all
+ * nine keys present). The message's own values, not copies: its id, its `content` (else its
+ * `text`), its `createdAt` and `refs`.
  */
-function messagesOf(input) {
-  return input.messages?.map((message) => message);
+function snapshotMessagePart(message) {
+  return {
+    type: "text",
+    partId: `message:${message.id}`,
+    messageId: message.id,
+    role: snapshotRole(message.role),
+    text: message.content ?? message.text ?? "",
+    state: "final",
+    sourceEventId: `message:${message.id}`,
+    createdAt: message.createdAt,
+    refs: message.refs,
+  };
 }
 
 export function projectAgentUiStateFromSessionSnapshot(input = {}) {
   const what = "projectAgentUiStateFromSessionSnapshot";
   // Each member read once, in the reference's order (`null` throws V8's own TypeError here);
-  // the module gets what the snapshot resolves to, not the read model's projections and lists,
-  // which hold every event again.
+  // the module gets the events the snapshot resolves to, not the read model's projections and
+  // lists, which hold every event again.
   const events = input.executionEvents ?? eventsOfReadModel(input.readModel);
-  const sourceCount = input.sourceCount ?? input.readModel?.sourceCount;
+  const sourceCount = sourceCountText(input.sourceCount ?? input.readModel?.sourceCount);
   requireEventList(events, what);
-  const messages = messagesOf(input);
-  // The events cross as a batch's do, then a line feed and `{messages}`; the source count as
-  // every projection's (`sourceCountText`; none: 0).
-  const count = sourceCountText(sourceCount);
-  const text = `${jsonText(events, `${what}: input`)}\n${jsonText({ messages }, `${what}: input`)}`;
-  const state = callWithText(what, text, (len) => tapeOf(wasm.project_from_session_snapshot(len, count), events));
-  linkSnapshotMessages(state, messages);
-  return shareEmptySurfaces(shareBatchViews(state, events), undefined, events, what);
+  // The events' batch projection, as `projectAgentUiState` makes it.
+  const state =
+    events.length === 0
+      ? stateOfNoEvents(what, sourceCount, false)
+      : batchState(what, eventListText(events, `${what}: executionEvents`), sourceCount, false, events);
+  // Then the transcript (a value without a `map` method throws V8's own TypeError naming it; a
+  // hole stays a hole): its parts, when there are any, are the state's messages.
+  const messages = input.messages?.map(snapshotMessagePart) ?? [];
+  if (messages.length > 0 && isObject(state)) state.messages = messages;
+  return state;
 }
 
 export function projectAgentRuntimeReadModel(input, options) {

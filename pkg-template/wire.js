@@ -408,28 +408,6 @@ function linkRefViewMetadata(state, events) {
   }
 }
 
-/**
- * A state projected from a session snapshot with messages holds one message part per snapshot
- * message, in order (the reference maps the list): where the list has a hole, so does the state
- * (JSON carried a `null` there), and each part's `refs` is the message's own `refs` value
- * (whatever it is: the wire's copy may have lost `undefined` members). A `null` or `undefined`
- * message throws reading its `id`, as the reference's map does. For a freshly decoded state only.
- */
-export function linkSnapshotMessages(state, messages) {
-  const parts = isObject(state) ? state.messages : undefined;
-  if (!Array.isArray(messages) || !Array.isArray(parts) || parts.length !== messages.length) return;
-  for (let i = 0; i < parts.length; i++) {
-    if (!(i in messages)) {
-      delete parts[i];
-      continue;
-    }
-    const message = messages[i];
-    if (message === null || message === undefined) void message.id;
-    const part = parts[i];
-    if (isObject(part) && isObject(message) && hasOwn(part, "refs")) part.refs = message.refs;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // The tape (contract::tape): an output the module wrote into its own memory as codes, numbers and
 // one text, decoded here without parsing text: the same values as the wire text of the same

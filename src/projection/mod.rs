@@ -15,7 +15,6 @@ pub mod read_model;
 pub mod refs;
 pub mod replay;
 pub mod runtime;
-pub mod snapshot;
 pub mod state;
 pub mod state_delta;
 pub mod subagents;

@@ -12,7 +12,7 @@ use super::input::with_input;
 use crate::contract::val::{Flush, Val};
 use crate::contract::{sequence, terminal, validation};
 use crate::projection::projector::ProjectorCore;
-use crate::projection::{replay, snapshot, subagents};
+use crate::projection::{replay, subagents};
 
 /// Copy `text` into the input buffer; returns its length in bytes (the binding tests' way in;
 /// the JS wrapper writes into the buffer itself).
@@ -389,8 +389,7 @@ pub fn project(
         source_count_json,
         strict,
         reserve,
-        false,
-        &mut |projector, state, _, out| {
+        &mut |projector, state, out| {
             write_state(projector, state, out, sink.as_ref());
             Ok(())
         },
@@ -405,30 +404,14 @@ pub fn project_tape(
     source_count_json: Option<String>,
     strict: bool,
 ) -> Result<u32, JsError> {
-    project_batch_tape(len, source_count_json, strict, false)
-}
-
-/// [`project_batch`] with the state written as a tape; with `tail`, the state of a session
-/// snapshot: the text after the events is `{"messages"?: ...}`, the transcript that replaces
-/// the state's `messages` when it has any (`snapshot::with_transcript`).
-fn project_batch_tape(
-    len: usize,
-    source_count_json: Option<String>,
-    strict: bool,
-    tail: bool,
-) -> Result<u32, JsError> {
     let mut at = 0;
     project_batch(
         len,
         source_count_json,
         strict,
         0,
-        tail,
-        &mut |projector, state, after, _| {
-            let after = after.map(parse).transpose()?;
-            let messages = after.as_ref().and_then(|a| a.get("messages"));
-            let state = snapshot::with_transcript(state.clone(), messages);
-            at = super::tape::written(|tape| projector.write_tape(&state, tape))?;
+        &mut |projector, state, _| {
+            at = super::tape::written(|tape| projector.write_tape(state, tape))?;
             Ok(())
         },
     )?;
@@ -436,18 +419,15 @@ fn project_batch_tape(
 }
 
 /// What a batch's state is written with: into the text, or elsewhere (then the text stays empty).
-type StateWriter<'w> =
-    dyn FnMut(&ProjectorCore<'_>, &Val, Option<&str>, &mut String) -> Result<(), JsError> + 'w;
+type StateWriter<'w> = dyn FnMut(&ProjectorCore<'_>, &Val, &mut String) -> Result<(), JsError> + 'w;
 
-/// The batch projection of [`project`], [`project_tape`] and [`project_from_session_snapshot`];
-/// `reserve`: bytes of text to set aside. `tail`: the input is the events' array text, a line
-/// feed (which JSON text never holds) and a text of the caller's (handed to `write`).
+/// The batch projection of [`project`] and [`project_tape`]; `reserve`: bytes of text to set
+/// aside.
 fn project_batch(
     len: usize,
     source_count_json: Option<String>,
     strict: bool,
     reserve: usize,
-    tail: bool,
     write: &mut StateWriter<'_>,
 ) -> Result<String, JsError> {
     let source_count = source_count(source_count_json)?;
@@ -458,19 +438,12 @@ fn project_batch(
         .then(|| crate::wasm::alloc::reserve(len / 10 * STREAM_RESERVE_TENTHS));
     let mut written = Ok(());
     let text = batch(len, reserve, |text, out, arena| {
-        let (text, after) = match tail {
-            false => (text, None),
-            true => match text.rsplit_once('\n') {
-                Some((text, after)) => (text, Some(after)),
-                None => return Err("Expected the events and a text after them.".to_string()),
-            },
-        };
         // One pass: each event read as a record, applied and dropped (the projector keeps its
         // slice of the text).
         let mut projector = ProjectorCore::counted(source_count.clone());
         projector.set_strict(strict);
         if let Some(state) = projector.project_array_text(text) {
-            written = write(&projector, &state, after, out);
+            written = write(&projector, &state, out);
             dispose(arena, state);
             dispose(arena, projector);
             return Ok(());
@@ -484,27 +457,13 @@ fn project_batch(
         projector.set_strict(strict);
         let state = projector.project_list_compact(events);
         if let Ok(state) = &state {
-            written = write(&projector, state, after, out);
+            written = write(&projector, state, out);
         }
         let state = state.map_err(|e| e.message);
         dispose(arena, projector);
         state.map(|s| dispose(arena, s))
     })?;
     written.map(|()| text)
-}
-
-/// `projectAgentUiStateFromSessionSnapshot(input)` of what the snapshot resolves to, as the
-/// wrapper reads it from the caller's object: the input buffer holds the events' JSON array
-/// text, a line feed and `{"messages"?: <the transcript messages>}`, and
-/// `source_count_json` the source count as [`project`] takes it. The events are projected as a
-/// batch projects them; the messages, when there are any, are the state's `messages`
-/// (`snapshot::with_transcript`). `Val::Event(i)` is the events' `i`-th. The result is a tape.
-#[wasm_bindgen]
-pub fn project_from_session_snapshot(
-    len: usize,
-    source_count_json: Option<String>,
-) -> Result<u32, JsError> {
-    project_batch_tape(len, source_count_json, false, true)
 }
 
 /// `buildAgentUiSubagentsModel(events)`, as a tape (`contract::tape`).

@@ -186,6 +186,23 @@ test("a session snapshot's message parts hold each message's own refs", () => {
   // The caller's value itself, also where JSON could not carry it whole.
   const lossy = [{ id: "m4", role: "user", content: "x", createdAt: T, refs: { a: undefined } }];
   assert.equal(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: lossy }).messages[0].refs, lossy[0].refs);
+  // Each part holds the message's own values, read as the reference reads them: an id as a
+  // template literal writes it (its own toString), the content or text object itself, and a role
+  // that is no string throws calling its trim.
+  const id = { toString: () => "own" };
+  const content = { rich: ["text"] };
+  const [part] = api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: [{ id, role: " ", content }] }).messages;
+  assert.deepStrictEqual(Object.keys(part), ["type", "partId", "messageId", "role", "text", "state", "sourceEventId", "createdAt", "refs"]);
+  assert.equal(part.partId, "message:own");
+  assert.equal(part.sourceEventId, "message:own");
+  assert.equal(part.messageId, id);
+  assert.equal(part.role, "assistant");
+  assert.equal(part.text, content);
+  assert.equal(api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: [{ text: null }] }).messages[0].text, "");
+  assert.throws(() => api.projectAgentUiStateFromSessionSnapshot({ executionEvents: [], messages: [{ id: "m", role: 5 }] }), {
+    name: "TypeError",
+    message: "role.trim is not a function",
+  });
 });
 
 test("empty tool and MCP surfaces are one shared object, in every result and state", () => {

@@ -312,8 +312,7 @@ pub fn batch_arena_keeps_blocks_apart() {
             api::project(load("[{\"id\":7}]"), None, true, None).is_err(),
             "error inside an arena"
         );
-        let snapshot = format!("{text}\n{{}}");
-        api::project_from_session_snapshot(load(&snapshot), None).expect("snapshot");
+        api::project_tape(load(&text), None, false).expect("tape");
         let state: Value =
             serde_json::from_str(&last_tape().expect("a tape").to_json()).expect("state JSON");
         let batch: Value = serde_json::from_str(&first).expect("batch JSON");

@@ -97,7 +97,11 @@ fn has_secret_marker(s: &str, loose: bool) -> bool {
         "token",
     ];
     let b = s.as_bytes();
-    for i in 0..b.len() {
+    for (i, &c) in b.iter().enumerate() {
+        // Only where a name can start (each begins with a, p, s or t, either case).
+        if !matches!(c | 0x20, b'a' | b'p' | b's' | b't') {
+            continue;
+        }
         for name in NAMES {
             let n = name.len();
             if i + n < b.len()

@@ -589,25 +589,43 @@ function runDeltaPass(pass, state, what) {
 function deltaPassOver(pass, state, what, withDiagnostics) {
   const need = needOfText(call(what, () => pass.needed(withDiagnostics)));
   const kept = [];
-  // The part, its kept values written by `ref` (their place in `kept`), the others by `leaf`.
+  const held = [];
+  // The part and what its held placeholders hold, kept values written by `ref` (their place in
+  // `kept`), the others by `leaf`.
   const part = (ref, leaf) => {
     kept.length = 0;
-    return neededPart(state, need, (value) => (keptAsRef(value) ? ref(kept.push(value) - 1) : leaf(value)), leaf);
+    held.length = 0;
+    const keep = (value) => (keptAsRef(value) ? ref(kept.push(value) - 1) : leaf(value));
+    const hold = (value, members) => {
+      const i = kept.push(value) - 1;
+      held.push(i, heldMembers(value, members, leaf));
+      return ref(i);
+    };
+    return neededPart(state, need, keep, leaf, hold);
   };
   let text;
   try {
     // Made in wire form as it is read (`wireValue` throws NOT_PLAIN where a value needs
     // `encodeWire`'s replacer).
-    text = wireText(part(wireRef, wireValue));
+    text = `${wireText(part(wireRef, wireValue))}\n${wireText(held)}`;
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
-    text = encodeWire(part((i) => new WireRef(i), (value) => value));
+    text = `${encodeWire(part((i) => new WireRef(i), (value) => value))}\n${encodeWire(held)}`;
   }
   const out = call(what, () => tapeOf(pass.run(putText(text)), kept));
   if (out.retry === true) return out;
   const next = applyPatch(state, out.patch);
   keepOwnObjects(next, state);
   return { state: next, applied: out.applied, error: out.error };
+}
+
+/** The members `members` names of `value` that are its own enumerable ones, each read once. */
+function heldMembers(value, members, leaf) {
+  const out = {};
+  for (const key of members.keys()) {
+    if (Object.prototype.propertyIsEnumerable.call(value, key)) setOwn(out, key, leaf(value[key]));
+  }
+  return out;
 }
 
 // A string the pass does not read crosses as a reference from this length on (a reference
@@ -640,17 +658,24 @@ const NEEDS_KEPT = 64;
 const NEED_TEXT_KEPT = 4096;
 
 /**
- * The tree of what a delta pass needs, from its paths (`[whole, token, ...]`,
+ * The tree of what a delta pass needs, from its paths (`[flag, token, ...]`,
  * state_delta::WholeStatePass::needed_json): per node, `whole`, the needs of named `members`
- * (each including what `any` member needs) and of `any` other member (`*`); the end of a path
- * that reads nothing there is no node (the value stands for itself).
+ * (each including what `any` member needs) and of `any` other member (`*`), and `held`: the
+ * node's members are only values the re-sync reads (flag 2), so an object there may cross as a
+ * placeholder with those members beside it (state_delta::Held); the end of a path that reads
+ * nothing there is no node (the value stands for itself).
  */
 function needOf(paths) {
-  const node = () => ({ whole: false, members: new Map(), any: undefined });
+  const node = () => ({ whole: false, members: new Map(), any: undefined, held: 0, mixed: false });
   const root = node();
   for (const path of paths) {
     let at = root;
-    for (let i = 1; i < path.length && !at.whole; i++) {
+    let parent;
+    let i = 1;
+    for (; i < path.length && !at.whole; i++) {
+      // A node a path goes through to a member other than its last is no held one.
+      if (parent !== undefined) parent.mixed = true;
+      parent = at;
       const token = path[i];
       if (token === "*") {
         at = at.any ??= node();
@@ -660,7 +685,11 @@ function needOf(paths) {
         at = next;
       }
     }
-    if (path[0] === 1) at.whole = true;
+    if (path[0] === 2 && i === path.length && parent !== undefined) parent.held++;
+    else if (parent !== undefined) parent.mixed = true;
+    // A path that ends at a node needs it as such.
+    at.mixed = true;
+    if (path[0] !== 0) at.whole = true;
   }
   return settled(root);
 }
@@ -679,7 +708,7 @@ function settled(need) {
     const both = some === undefined ? any : any === undefined ? some : bothNeeds(some, any);
     if (both !== undefined) members.set(key, both);
   }
-  return { whole: false, members, any };
+  return { whole: false, members, any, held: need.held > 0 && !need.mixed && need.any === undefined };
 }
 
 /** What two settled needs ask for together. */
@@ -689,16 +718,17 @@ function bothNeeds(a, b) {
   const members = new Map(a.members);
   for (const [key, need] of b.members) members.set(key, members.has(key) ? bothNeeds(members.get(key), need) : need);
   const any = a.any === undefined ? b.any : b.any === undefined ? a.any : bothNeeds(a.any, b.any);
-  return { whole: false, members, any };
+  return { whole: false, members, any, held: a.held && b.held };
 }
 
 /**
  * What a delta pass needs of `value` (`needOf`; undefined: nothing), the rest kept by `keep` (a
  * placeholder for an object or a long string, another value as it is), a value needed whole or a
- * primitive one given by `whole`. `need` is as deep as the deltas' paths (at most
- * state_delta::NEED_DEPTH).
+ * primitive one given by `whole`, an object whose needed members the re-sync alone reads by
+ * `hold` (a placeholder, its members beside the part). `need` is as deep as the deltas' paths (at
+ * most state_delta::NEED_DEPTH).
  */
-function neededPart(value, need, keep, whole) {
+function neededPart(value, need, keep, whole, hold) {
   if (need === undefined) return keep(value);
   if (need.whole || value === null || typeof value !== "object") return whole(value);
   const { members, any } = need;
@@ -706,12 +736,13 @@ function neededPart(value, need, keep, whole) {
     const part = new Array(value.length);
     const named = members.size > 0;
     for (let i = 0; i < value.length; i++) {
-      part[i] = neededPart(value[i], named ? members.get(String(i)) ?? any : any, keep, whole);
+      part[i] = neededPart(value[i], named ? members.get(String(i)) ?? any : any, keep, whole, hold);
     }
     return part;
   }
+  if (need.held) return hold(value, members);
   const part = {};
-  for (const key of Object.keys(value)) setOwn(part, key, neededPart(value[key], members.get(key) ?? any, keep, whole));
+  for (const key of Object.keys(value)) setOwn(part, key, neededPart(value[key], members.get(key) ?? any, keep, whole, hold));
   return part;
 }
 

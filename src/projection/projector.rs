@@ -652,6 +652,7 @@ impl<'a> ProjectorCore<'a> {
         EventLookup {
             events: &self.events,
             pos_of_ext: &self.pos_of_ext,
+            held: None,
         }
     }
 

@@ -420,9 +420,26 @@ pub const AREA_READS: [(&str, &[&str]); 17] = {
 pub struct EventLookup<'a> {
     pub events: &'a [Stored<'a>],
     pub pos_of_ext: &'a HashMap<u32, usize>,
+    /// What a placeholder of the document holds where it stands for an object the re-sync
+    /// reads (`WholeStatePass::run`): the members it reads, by the placeholder's index.
+    pub held: Option<&'a Held>,
 }
 
+/// The members of objects that crossed as placeholders (`Val::Event`) beside them: a ref view's
+/// item as its `id`, a subagent thread as its `threadId` and `status` (the paths flagged 2 in
+/// [`WholeStatePass::needed_json`]).
+pub type Held = HashMap<u32, Obj>;
+
 impl EventLookup<'_> {
+    /// Member `key` of `v` as the re-sync reads it: an object's own, or what a placeholder
+    /// holds.
+    fn member(&self, v: &Val, key: &str) -> Option<Val> {
+        match v {
+            Val::Event(i) => self.held?.get(i)?.get(key).cloned(),
+            _ => v.get(key).cloned(),
+        }
+    }
+
     fn get(&self, ext: u32) -> Option<std::borrow::Cow<'_, Value>> {
         self.pos_of_ext
             .get(&ext)
@@ -693,7 +710,7 @@ fn type_of_nullish(v: &Val) -> &'static str {
 }
 
 /// `syncRefs(refs, ids)` with the reference's TypeError messages.
-fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
+fn sync_refs(refs: &Val, ids: &Val, lk: &EventLookup<'_>) -> Result<Val, String> {
     let list = match refs {
         Val::Arr(a) => a,
         v if v.is_nullish() => {
@@ -733,8 +750,7 @@ fn sync_refs(refs: &Val, ids: &Val) -> Result<Val, String> {
                     type_of_nullish(r)
                 ))
             }
-            Val::Obj(o) => o.get("id").cloned().unwrap_or_default(),
-            _ => Val::Undef,
+            _ => lk.member(r, "id").unwrap_or_default(),
         };
         let k = key(&id);
         match k.as_ref().and_then(|k| by_id.get(k.as_str()).copied()) {
@@ -790,7 +806,7 @@ fn is_failed_terminal(s: &str) -> bool {
 }
 
 /// The subagents re-sync of step 6.
-fn sync_subagents(sub: &Val) -> Result<Val, String> {
+fn sync_subagents(sub: &Val, lk: &EventLookup<'_>) -> Result<Val, String> {
     let threads = match sub {
         Val::Undef | Val::Null => {
             return Err(format!(
@@ -823,12 +839,12 @@ fn sync_subagents(sub: &Val) -> Result<Val, String> {
         Val::arr(
             list.iter()
                 .filter(|t| {
-                    t.get("status")
+                    lk.member(t, "status")
+                        .as_ref()
                         .and_then(Val::as_str)
-                        .map(f)
-                        .unwrap_or(false)
+                        .is_some_and(f)
                 })
-                .map(|t| t.get("threadId").cloned().unwrap_or_default())
+                .map(|t| lk.member(t, "threadId").unwrap_or_default())
                 .collect(),
         )
     };
@@ -1017,13 +1033,13 @@ fn apply_all(doc: &Obj, ops: &[Op], event_count: f64, lk: &EventLookup<'_>) -> R
             let refs = d.get(unit).cloned().unwrap_or_default();
             let ids = read_rm(key)?;
             if unit_in {
-                let synced = sync_refs(&refs, &ids)?;
+                let synced = sync_refs(&refs, &ids, lk)?;
                 d.set(unit, synced);
             }
         }
     }
     if let Some(sub) = d.get("subagents").cloned() {
-        let synced = sync_subagents(&sub)?;
+        let synced = sync_subagents(&sub, lk)?;
         d.set("subagents", synced);
     } else if doc_removed(doc, &d, "subagents") {
         return Err("Cannot read properties of undefined (reading 'threads')".into());
@@ -1051,7 +1067,9 @@ pub fn index_key(k: &str) -> bool {
 /// projection state given whole (spec §2.8), prepared once.
 ///
 /// The caller hands over only what [`WholeStatePass::needed_json`] names; every other value may
-/// stand for itself as a placeholder (`Val::Event`), which the pass does not read. A failing
+/// stand for itself as a placeholder (`Val::Event`), which the pass does not read, and an item
+/// the re-sync alone reads may be a placeholder with the members it reads beside it ([`Held`]).
+/// A failing
 /// delta writes `diagnostics` and reads each item's `id`: where the list or one of those is a
 /// placeholder, the run stops ([`PassError::NeedsDiagnostics`]) and is asked again with the
 /// list whole.
@@ -1145,7 +1163,9 @@ impl WholeStatePass {
 
     /// What of the state the pass reads or writes, as JSON text: a list of paths, each
     /// `[whole, token, ...]`: the containers on the path are needed (their members, each of
-    /// which may otherwise stand for itself), and the value at its end when `whole` is 1. A
+    /// which may otherwise stand for itself), and the value at its end when `whole` is 1 or 2
+    /// (2: read by the re-sync, which takes the object holding it as a placeholder and [`Held`]
+    /// members where no path of another kind names that object or goes through it). A
     /// token `*` is any member (an array's items). The re-sync after each patch reads each ref
     /// view's `id` and the read model's lists of its ids, the subagents' threads' `threadId`
     /// and `status`, and `hydration`; an operation needs the containers on its paths, and the
@@ -1157,13 +1177,13 @@ impl WholeStatePass {
     pub fn needed_json(&self, with_diagnostics: bool) -> String {
         let mut out = String::from("[[1,\"hydration\"]");
         for (unit, key) in super::refs::REF_VIEWS {
-            need_path(&mut out, true, [unit, "*", "id"].into_iter());
-            need_path(&mut out, true, ["readModel", key].into_iter());
+            need_path(&mut out, Need::Held, [unit, "*", "id"].into_iter());
+            need_path(&mut out, Need::Whole, ["readModel", key].into_iter());
         }
         for key in ["threadId", "status"] {
             need_path(
                 &mut out,
-                true,
+                Need::Held,
                 ["subagents", "threads", "*", key].into_iter(),
             );
         }
@@ -1217,7 +1237,12 @@ impl WholeStatePass {
                         t.as_str()
                     }
                 });
-                need_path(&mut out, whole || path.len() > NEED_DEPTH, tokens);
+                let whole = whole || path.len() > NEED_DEPTH;
+                need_path(
+                    &mut out,
+                    if whole { Need::Whole } else { Need::Part },
+                    tokens,
+                );
             }
         }
         out.push(']');
@@ -1225,10 +1250,12 @@ impl WholeStatePass {
     }
 
     /// Run the deltas in order over `state` (§3.13.3, §3.13.4).
-    pub fn run(&self, state: &Val) -> Result<WholeOutcome, PassError> {
+    /// `held`: what the placeholders of `state` that stand for objects the re-sync reads hold.
+    pub fn run(&self, state: &Val, held: &Held) -> Result<WholeOutcome, PassError> {
         let lk = EventLookup {
             events: &[],
             pos_of_ext: &HashMap::default(),
+            held: Some(held),
         };
         let mut doc = state.clone();
         let mut applied = false;
@@ -1382,9 +1409,26 @@ const NEED_DEPTH: usize = 32;
 /// ([`WholeStatePass::needed_json`]: the check is per token and list).
 const SHIFTING_LIMIT: usize = 64;
 
-/// `,[whole, token, ...]` of [`WholeStatePass::needed_json`].
-fn need_path<'t>(out: &mut String, whole: bool, tokens: impl Iterator<Item = &'t str>) {
-    out.push_str(if whole { ",[1" } else { ",[0" });
+/// How a path of [`WholeStatePass::needed_json`] needs the value at its end.
+#[derive(Clone, Copy)]
+enum Need {
+    /// Only the containers on the path (flag 0).
+    Part,
+    /// The value whole (flag 1).
+    Whole,
+    /// The value whole, read by the re-sync from the object that holds it, which may cross as
+    /// a placeholder with the members such paths name beside it ([`Held`]) where no other path
+    /// names it (flag 2).
+    Held,
+}
+
+/// `,[flag, token, ...]` of [`WholeStatePass::needed_json`].
+fn need_path<'t>(out: &mut String, need: Need, tokens: impl Iterator<Item = &'t str>) {
+    out.push_str(match need {
+        Need::Part => ",[0",
+        Need::Whole => ",[1",
+        Need::Held => ",[2",
+    });
     for t in tokens {
         out.push(',');
         write_json_str(t, out);
@@ -1407,10 +1451,10 @@ fn apply_whole(doc: &Val, ops: &[Op], lk: &EventLookup<'_>) -> Result<Val, Strin
     for (unit, key) in super::refs::REF_VIEWS {
         let refs = d.get(unit).cloned().unwrap_or_default();
         let ids = read_prop(&rm, key)?;
-        d.set_dyn(unit, sync_refs(&refs, &ids)?);
+        d.set_dyn(unit, sync_refs(&refs, &ids, lk)?);
     }
     let sub = d.get("subagents").cloned().unwrap_or_default();
-    d.set("subagents", sync_subagents(&sub)?);
+    d.set("subagents", sync_subagents(&sub, lk)?);
     let count = read_prop(doc.get("hydration").unwrap_or(&Val::Undef), "eventCount")?;
     let hydration = with_key(
         &d.get("hydration").cloned().unwrap_or_default(),

@@ -28,7 +28,7 @@ use crate::projection::patch::ListChange;
 use crate::projection::projector::{name_with_id, Named};
 use crate::projection::read_model::{ClassFacts, ReadFacts, ReadModelAcc};
 use crate::projection::runtime::{RuntimeStatusAcc, RuntimeStatusScan, StatusClass};
-use crate::projection::state_delta::{DeltaList, PassError, WholeStatePass};
+use crate::projection::state_delta::{DeltaList, Held, PassError, WholeStatePass};
 use crate::projection::subagents::SubagentsAccumulator;
 use crate::projection::{coding, tool_surface, view_rules};
 
@@ -527,9 +527,11 @@ impl WasmStateDeltaPass {
     }
 
     /// Run over the state in the input buffer (wire-encoded; what is not needed may be
-    /// placeholders). Returns a tape of `{applied, error, patch}`: `patch` turns the given state
-    /// into the result (docs/design.md, "Patch protocol"); or of `{retry: true}` when a delta
-    /// failed and the state's `diagnostics` was a placeholder (run again with it).
+    /// placeholders), then a line feed and what the placeholders of items the re-sync reads
+    /// hold: `[index, {member: value, ...}, ...]` (`state_delta::Held`). Returns a tape of
+    /// `{applied, error, patch}`: `patch` turns the given state into the result (docs/design.md,
+    /// "Patch protocol"); or of `{retry: true}` when a delta failed and the state's
+    /// `diagnostics` was a placeholder (run again with it).
     pub fn run(&mut self, len: usize) -> Result<u32, JsError> {
         let Some(pass) = self.pass() else {
             return Err(JsError::new("Nothing to apply."));
@@ -537,8 +539,12 @@ impl WasmStateDeltaPass {
         // In the batch arena: the state and what the pass makes of it are forgotten at the end.
         let mut at = Ok(0);
         batch(len, 0, |text, _, arena| {
+            let Some((text, held_text)) = text.split_once('\n') else {
+                return Err("Expected the state and what its placeholders hold.".to_string());
+            };
             let state = parse_wire_text(text)?;
-            let done = match pass.run(&state) {
+            let held = held_members(&parse_wire_text(held_text)?)?;
+            let done = match pass.run(&state, &held) {
                 Ok(out) => {
                     let patch = diff_patch(&state, &out.state);
                     at = written(|tape| {
@@ -565,11 +571,28 @@ impl WasmStateDeltaPass {
                 }
                 Err(PassError::Throws(e)) => Err(e),
             };
-            dispose(arena, state);
+            dispose(arena, (state, held));
             done
         })?;
         at
     }
+}
+
+/// [`Held`] of its JSON form, `[index, {member: value, ...}, ...]`.
+fn held_members(v: &Val) -> Result<Held, String> {
+    let bad = || "Expected pairs of a placeholder's index and its members.".to_string();
+    let list = v.as_arr().ok_or_else(bad)?;
+    let mut held = Held::default();
+    for pair in list.chunks(2) {
+        let [Val::Num(i), Val::Obj(members)] = pair else {
+            return Err(bad());
+        };
+        if !(i.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(i)) {
+            return Err(bad());
+        }
+        held.insert(*i as u32, (**members).clone());
+    }
+    Ok(held)
 }
 
 // ---- coding -----------------------------------------------------------------------------------

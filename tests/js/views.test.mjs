@@ -641,6 +641,48 @@ test("views: a delta that shifts a list's items or moves a root key keeps the ca
   for (const key of ["messages", "readModel", "graph", "tools", "actions", "runtime"]) assert.equal(moved[key], state[key], key);
 });
 
+test("views: a delta pass reads of ref views' items and subagent threads only what the re-sync reads, and keeps them", () => {
+  const state = api.projectAgentUiState({ executionEvents: api.generateRuntimeEvents(40, 5) });
+  // The reference's re-sync reads an item's id (a thread's threadId and status) and keeps the
+  // item itself: members it does not read are not read here either, class instances included.
+  class View {
+    constructor(id) {
+      this.id = id;
+      this.sourceEventId = id;
+    }
+  }
+  let reads = 0;
+  const loud = { id: "loud", sourceEventId: "loud", get title() { reads++; throw new Error("title read"); } };
+  const thread = { threadId: "t1", status: "running", get summary() { reads++; throw new Error("summary read"); } };
+  const given = {
+    ...state,
+    artifacts: [loud, new View("instance"), { id: "loud", sourceEventId: "again" }],
+    evidence: [new View("ev")],
+    subagents: { ...state.subagents, threads: [thread, { threadId: "t2", status: "completed" }] },
+  };
+  const delta = projectionDelta("d", [{ op: "add", path: "/runtime/k", value: 1 }]);
+  for (const next of [
+    api.applyAgentRuntimeStateDeltaToProjectionState(given, delta).state,
+    api.applyAgentRuntimeStateDeltasToProjectionState(given, [delta]),
+  ]) {
+    assert.equal(reads, 0);
+    assert.equal(next.runtime.k, 1);
+    // The re-sync keeps the last view of an id at the first one's place, then adds a ref per id
+    // of the read model no view has.
+    assert.equal(next.artifacts[0], given.artifacts[2]);
+    assert.equal(next.artifacts[1], given.artifacts[1]);
+    assert.deepStrictEqual(next.artifacts.slice(2), state.readModel.artifactRefs.map((id) => ({ id, sourceEventId: id })));
+    assert.equal(next.evidence[0], given.evidence[0]);
+    assert.equal(next.subagents.threads, given.subagents.threads);
+    assert.deepStrictEqual([next.subagents.activeThreadIds, next.subagents.completedThreadIds], [["t1"], ["t2"]]);
+  }
+  // An item a delta writes into is read whole: the result holds a copy with the write.
+  const written = { ...given, artifacts: [{ id: "w", title: "T" }, given.artifacts[1]] };
+  const next = api.applyAgentRuntimeStateDeltaToProjectionState(written, projectionDelta("e", [{ op: "add", path: "/artifacts/0/x", value: 1 }])).state;
+  assert.deepStrictEqual(next.artifacts[0], { id: "w", title: "T", x: 1 });
+  assert.equal(next.artifacts[1], given.artifacts[1]);
+});
+
 test("the coding view names an event it cannot project by its place in executionEvents", () => {
   const [event] = api.agentUiConformanceFixtures.find((f) => f.id === "tool-success").events;
   assert.throws(

@@ -6,6 +6,7 @@
 //   node --expose-gc bench/phases.mjs live [n]    createProjector().apply, no state read (default 100,000)
 //   node --expose-gc bench/phases.mjs batch [n]   projectAgentUiState, by step (default 20,000)
 //   node --expose-gc bench/phases.mjs short [k]   projectAgentUiState of short inputs, by step (k calls each)
+//   node --expose-gc bench/phases.mjs delta [k]   the state-delta functions: the module's calls and the JS around them
 //
 // The batch mode takes the steps of `projectAgentUiState` one by one through the package's
 // internals (JSON.stringify of the input, its UTF-8 copy into wasm memory, the wasm `project`
@@ -18,6 +19,14 @@
 // calls (default 20,000) after a warm-up, the whole `projectAgentUiState` call timed in the
 // same loop, and the module's fixed cost (a batch of no events through `project_tape`).
 //
+// The delta mode times `applyAgentRuntimeStateDeltaToProjectionState` (the standard fixtures'
+// `state.delta` event) and `applyAgentRuntimeStateDeltasToProjectionState` (all their 68 events)
+// over the state of those events, `k` calls each (default 20,000) after a warm-up: the mean µs of
+// a call, of each `WasmStateDeltaPass` method it calls (wrapped with timers: `run` is the module
+// reading the state's part, running the deltas, diffing and writing the tape), and the rest,
+// which is the wrapper's JS (the event's and the part's text, the tape read, the patch) and
+// making and freeing the pass.
+//
 // It wraps the package's `WasmProjector.prototype.apply` / `take_patch` with timers, so the
 // phases of each event are measured inside one ordinary run. Prints mean µs per phase over all
 // events and over the slowest 1%, where in the stream the slowest 1% fall, and (by event class)
@@ -27,8 +36,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const mode = process.argv[2] ?? "state";
-if (!["state", "live", "batch", "short"].includes(mode)) {
-  console.error("phases: mode must be state, live, batch or short");
+if (!["state", "live", "batch", "short", "delta"].includes(mode)) {
+  console.error("phases: mode must be state, live, batch, short or delta");
   process.exit(2);
 }
 const n = Number(process.argv[3] ?? (mode === "live" ? 100_000 : 20_000));
@@ -76,6 +85,43 @@ if (mode === "short") {
   for (const [name, events] of inputs) console.log(`| ${name} | ${stepsOf(events).map((t) => t.toFixed(1)).join(" | ")} |`);
   const none = stepsOf([]);
   console.log(`module's fixed cost (a batch of no events through project_tape, then its tape read): ${none[2].toFixed(1)} + ${none[3].toFixed(1)} µs`);
+  process.exit(0);
+}
+
+if (mode === "delta") {
+  const calls = Number(process.argv[3] ?? 20_000);
+  const events = api.agentUiConformanceFixtures.flatMap((f) => f.events);
+  const state = api.projectAgentUiState({ executionEvents: events });
+  const delta = events.find((e) => e.eventClass === "state.delta");
+  const proto = glue.WasmStateDeltaPass.prototype;
+  const spent = new Map();
+  for (const name of ["is_empty", "needed", "run", "later_areas", "more"]) {
+    const inner = proto[name];
+    spent.set(name, 0);
+    proto[name] = function (...args) {
+      const t = performance.now();
+      try {
+        return inner.apply(this, args);
+      } finally {
+        spent.set(name, spent.get(name) + performance.now() - t);
+      }
+    };
+  }
+  const perCall = (ms) => ((ms * 1e3) / calls).toFixed(1);
+  console.log(`phases: delta, mean µs per call of ${calls.toLocaleString("en-US")}, over the state of the standard fixtures' ${events.length} events`);
+  console.log(`| function | call | ${[...spent.keys()].join(" | ")} | the rest |\n|---|---:|${[...spent.keys()].map(() => "---:").join("|")}|---:|`);
+  for (const [name, fn] of [
+    ["applyAgentRuntimeStateDeltaToProjectionState", () => api.applyAgentRuntimeStateDeltaToProjectionState(state, delta)],
+    ["applyAgentRuntimeStateDeltasToProjectionState", () => api.applyAgentRuntimeStateDeltasToProjectionState(state, events)],
+  ]) {
+    for (let c = 0; c < Math.min(calls, 2_000); c++) fn();
+    for (const key of spent.keys()) spent.set(key, 0);
+    const t = performance.now();
+    for (let c = 0; c < calls; c++) fn();
+    const total = performance.now() - t;
+    const inModule = [...spent.values()].reduce((a, b) => a + b, 0);
+    console.log(`| ${name} | ${perCall(total)} | ${[...spent.values()].map(perCall).join(" | ")} | ${perCall(total - inModule)} |`);
+  }
   process.exit(0);
 }
 

@@ -666,7 +666,7 @@ const NEED_TEXT_KEPT = 4096;
  * nothing there is no node (the value stands for itself).
  */
 function needOf(paths) {
-  const node = () => ({ whole: false, members: new Map(), any: undefined, held: 0, mixed: false });
+  const node = () => ({ whole: false, members: new Map(), any: undefined, held: false, mixed: false });
   const root = node();
   for (const path of paths) {
     let at = root;
@@ -685,7 +685,7 @@ function needOf(paths) {
         at = next;
       }
     }
-    if (path[0] === 2 && i === path.length && parent !== undefined) parent.held++;
+    if (path[0] === 2 && i === path.length && parent !== undefined) parent.held = true;
     else if (parent !== undefined) parent.mixed = true;
     // A path that ends at a node needs it as such.
     at.mixed = true;
@@ -708,7 +708,7 @@ function settled(need) {
     const both = some === undefined ? any : any === undefined ? some : bothNeeds(some, any);
     if (both !== undefined) members.set(key, both);
   }
-  return { whole: false, members, any, held: need.held > 0 && !need.mixed && need.any === undefined };
+  return { whole: false, members, any, held: need.held && !need.mixed && need.any === undefined };
 }
 
 /** What two settled needs ask for together. */
@@ -779,7 +779,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
   // each as the fields the areas of the deltas not superseded yet read (`laterFields`; most
   // deltas are superseded by one of the next few events). Errors name events by their index in
   // `events`.
-  const head = deltaListText(events, first, last + 1, what);
+  const head = listText(events, first, last + 1, deltaOrFields, what);
   const pass = call(what, () => new wasm.WasmStateDeltaPass(putText(head), false, first));
   const generation = core.generation;
   try {
@@ -788,7 +788,7 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
     for (let size = LATER_EVENTS_FIRST; fields !== undefined && at < events.length; size *= 2) {
       const from = at;
       at = Math.min(events.length, from + size);
-      const text = laterEventsText(events, from, at, fields, what);
+      const text = listText(events, from, at, (event) => fieldsOf(event, fields), what);
       fields = laterFields(call(what, () => pass.more(putText(text), from)));
     }
     return call(what, () => pass.is_empty()) ? state : runDeltaPass(pass, state, what).state;
@@ -800,20 +800,17 @@ export function applyAgentRuntimeStateDeltasToProjectionState(state, events) {
 // How many of the events after a list's last delta cross in the first part.
 const LATER_EVENTS_FIRST = 32;
 
-/**
- * JSON text of `events[from..to)` as a delta pass reads them: a delta whole, another event as
- * the fields that decide whether it supersedes one (`supersessionFields`).
- */
-function deltaListText(events, from, to, what) {
+/** JSON text of `events[from..to)` as a delta pass reads them: each as `read` gives it. */
+function listText(events, from, to, read, what) {
   // Built by `push`: JSON.stringify writes an array made with its length (holes until filled)
   // more slowly.
   const sent = [];
-  for (let i = from; i < to; i++) {
-    const event = events[i];
-    sent.push(event.eventClass === STATE_DELTA_CLASS ? event : supersessionFields(event));
-  }
+  for (let i = from; i < to; i++) sent.push(read(events[i]));
   return jsonText(sent, `${what}: events`);
 }
+
+/** A delta whole, another event as the fields that decide whether it supersedes one. */
+const deltaOrFields = (event) => (event.eventClass === STATE_DELTA_CLASS ? event : supersessionFields(event));
 
 /**
  * The fields a later event's supersession of the deltas of `areasText` (a JSON array of area
@@ -831,19 +828,14 @@ function laterFields(areasText) {
   return fields === undefined ? undefined : [...fields];
 }
 
-/** JSON text of `events[from..to)` (none of them a delta), each as those of `fields` it has. */
-function laterEventsText(events, from, to, fields, what) {
-  const sent = [];
-  for (let i = from; i < to; i++) {
-    const event = events[i];
-    const read = {};
-    for (let j = 0; j < fields.length; j++) {
-      const value = event[fields[j]];
-      if (value !== undefined) read[fields[j]] = value;
-    }
-    sent.push(read);
+/** Those of `fields` that `event` (after a list's last delta: no delta) has, each read once. */
+function fieldsOf(event, fields) {
+  const read = {};
+  for (let j = 0; j < fields.length; j++) {
+    const value = event[fields[j]];
+    if (value !== undefined) read[fields[j]] = value;
   }
-  return jsonText(sent, `${what}: events`);
+  return read;
 }
 
 /** Free a delta pass now, unless a fault during the call dropped the instance it was made on. */

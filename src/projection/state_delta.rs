@@ -428,7 +428,7 @@ pub struct EventLookup<'a> {
 /// The members of objects that crossed as placeholders (`Val::Event`) beside them: a ref view's
 /// item as its `id`, a subagent thread as its `threadId` and `status` (the paths flagged 2 in
 /// [`WholeStatePass::needed_json`]).
-pub type Held = HashMap<u32, Obj>;
+pub type Held = HashMap<u32, Rc<Obj>>;
 
 impl EventLookup<'_> {
     /// Member `key` of `v` as the re-sync reads it: an object's own, or what a placeholder
@@ -1141,16 +1141,6 @@ fn read_prop(v: &Val, k: &str) -> Result<Val, String> {
 }
 
 impl WholeStatePass {
-    /// `applyAgentRuntimeStateDeltasToProjectionState`: every `state.delta` event of `events` but
-    /// those superseded by a later event (§3.13.2).
-    /// `Err` names the event the reference throws on (a class that is not a string, read while
-    /// a delta is still active).
-    pub fn of_events(events: &[Value]) -> Result<WholeStatePass, (usize, Odd)> {
-        let mut list = DeltaList::default();
-        list.push_values(events)?;
-        Ok(list.finish())
-    }
-
     /// `applyAgentRuntimeStateDeltaToProjectionState`: `None` when `event` is not a
     /// `state.delta` event (the state is returned as it is).
     pub fn of_event(event: Ev<'_>) -> Option<WholeStatePass> {
@@ -1340,7 +1330,8 @@ impl ActiveAreas {
     }
 }
 
-/// The deltas of a list, read one event after another ([`WholeStatePass::of_events`]): the
+/// The deltas of a list (`applyAgentRuntimeStateDeltasToProjectionState`: every `state.delta`
+/// event but those superseded by a later event, §3.13.2), read one event after another: the
 /// caller may read its events in any form an [`Ev`] reads.
 #[derive(Default)]
 pub struct DeltaList {

@@ -590,7 +590,7 @@ fn held_members(v: &Val) -> Result<Held, String> {
         if !(i.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(i)) {
             return Err(bad());
         }
-        held.insert(*i as u32, (**members).clone());
+        held.insert(*i as u32, members.clone());
     }
     Ok(held)
 }

@@ -614,8 +614,9 @@ function deltaPassOver(pass, state, what, withDiagnostics) {
   }
   const out = call(what, () => tapeOf(pass.run(putText(text)), kept));
   if (out.retry === true) return out;
-  const next = applyPatch(state, out.patch);
-  keepOwnObjects(next, state);
+  const fresh = [];
+  const next = applyPatch(state, out.patch, fresh);
+  keepOwnObjects(next, state, out.patch.ops, fresh);
   return { state: next, applied: out.applied, error: out.error };
 }
 

@@ -145,48 +145,78 @@ const SHIFT_WINDOW = 4;
 
 /**
  * The state a state-delta pass made (`next`, a new object) holds copies of what crossed whole where the
- * patch could not name it: a root of a state made new whole (an operation moved a key of it), an
- * item of a root list whose items an operation shifted. Each becomes the caller's own object
- * (from `state`) of the same value: the root, or the item at most `SHIFT_WINDOW` places away
- * that the list does not hold already.
+ * patch could not name it: a node the patch made new whole (a root of the state an operation moved
+ * a key of), the items of a list an operation shifted (`subagents.threads` as well as `timeline`:
+ * the patch rewrites each shifted item to the value of its neighbour). Each becomes the caller's
+ * own object (from `state`) of the same value: the node itself, or an item of the list at most
+ * `SHIFT_WINDOW` places away that the list does not hold already. `ops` and `fresh`: the
+ * patch's ops and the containers `applyPatch` made for it; below the roots only the nodes on the
+ * ops' paths are looked at, and only those in a container of `fresh` are changed.
  */
-export function keepOwnObjects(next, state) {
+export function keepOwnObjects(next, state, ops, fresh) {
   if (!isObject(next) || next === state || !isObject(state)) return;
-  for (const key of Object.keys(next)) {
-    const value = next[key];
-    const own = Object.hasOwn(state, key) ? state[key] : undefined;
-    if (!isObject(own) || value === own || !isObject(value)) continue;
-    if (sameValue(value, own)) {
-      setOwn(next, key, own);
-      continue;
+  // The nodes below the roots the ops go through or write, deepest first: one then found equal
+  // to the caller's is the caller's whole. (Keyed by their path's members, each followed by
+  // U+0000: two paths that would share a key differ only in members holding one, and then one of
+  // them is looked at twice or not at all, which changes no value.)
+  const nodes = new Map();
+  for (let o = 0; o < ops.length; o++) {
+    const path = ops[o].p;
+    let key = "";
+    for (let i = 0; i < path.length; i++) {
+      key += `${path[i]}\u0000`;
+      if (i > 0 && !nodes.has(key)) nodes.set(key, path.slice(0, i + 1));
     }
-    if (!Array.isArray(value) || !Array.isArray(own)) continue;
-    let list = value;
-    // The given items the list already holds (each is linked at most once).
-    let held;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (item === own[i] || !isObject(item)) continue;
-      // Its place in the given list, or else the same value near it.
-      let found = -1;
-      for (let d = 1; d <= 2 * SHIFT_WINDOW && found < 0; d++) {
-        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-        if (own[j] === item) found = -2;
-      }
-      for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
-        const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-        if (j < 0 || j >= own.length || !isObject(own[j]) || !sameValue(item, own[j])) continue;
-        held ??= new Set(value);
-        if (!held.has(own[j])) found = j;
-      }
-      if (found < 0) continue;
-      // The list may be one of the caller's (moved here): change a copy.
-      if (list === value) list = value.slice();
-      list[i] = own[found];
-      held.add(own[found]);
-    }
-    if (list !== value) setOwn(next, key, list);
   }
+  const below = [...nodes.values()].sort((x, y) => y.length - x.length);
+  for (const path of below) {
+    let parent = next;
+    let own = state;
+    for (let i = 0; i < path.length - 1 && isObject(parent) && isObject(own); i++) {
+      const k = path[i];
+      parent = parent[k];
+      own = hasOwn(own, k) ? own[k] : undefined;
+    }
+    if (isObject(parent) && isObject(own) && fresh.includes(parent)) keepOwn(parent, own, path[path.length - 1]);
+  }
+  for (const key of Object.keys(next)) keepOwn(next, state, key);
+}
+
+/** `keepOwnObjects` for the member `key` of `next` (a container the patch made), against `state`'s. */
+function keepOwn(next, state, key) {
+  const value = next[key];
+  const own = hasOwn(state, key) ? state[key] : undefined;
+  if (!isObject(own) || value === own || !isObject(value)) return;
+  if (sameValue(value, own)) {
+    setOwn(next, key, own);
+    return;
+  }
+  if (!Array.isArray(value) || !Array.isArray(own)) return;
+  let list = value;
+  // The given items the list already holds (each is linked at most once).
+  let held;
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    if (item === own[i] || !isObject(item)) continue;
+    // Its place in the given list, or else the same value near it.
+    let found = -1;
+    for (let d = 1; d <= 2 * SHIFT_WINDOW && found < 0; d++) {
+      const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
+      if (own[j] === item) found = -2;
+    }
+    for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
+      const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
+      if (j < 0 || j >= own.length || !isObject(own[j]) || !sameValue(item, own[j])) continue;
+      held ??= new Set(value);
+      if (!held.has(own[j])) found = j;
+    }
+    if (found < 0) continue;
+    // The list may be one of the caller's (moved here): change a copy.
+    if (list === value) list = value.slice();
+    list[i] = own[found];
+    held.add(own[found]);
+  }
+  if (list !== value) setOwn(next, key, list);
 }
 
 /**
@@ -642,7 +672,7 @@ function nextList(list, len, set) {
  * own). Only the containers on the ops' paths are copied, each at most once; every other subtree
  * is the same object as in `prev`, and `prev` itself is never modified.
  */
-export function applyPatch(prev, patch) {
+export function applyPatch(prev, patch, fresh = []) {
   const ops = patch.ops;
   if (patch.full || prev === undefined) {
     let state = prev;
@@ -652,9 +682,8 @@ export function applyPatch(prev, patch) {
     return state;
   }
   if (ops.length === 0) return prev;
-  // The containers this patch created (so each is copied at most once). A patch touches a
-  // handful of containers, so a linear scan of this array is cheaper than a Set.
-  const fresh = [];
+  // `fresh`: the containers this patch created (so each is copied at most once). A patch touches
+  // a handful of containers, so a linear scan of this array is cheaper than a Set.
   let root = shallowCopy(prev);
   fresh.push(root);
   for (let o = 0; o < ops.length; o++) {

@@ -572,6 +572,39 @@ const projectionDelta = (id, patch) => ({
   createdAt: "2026-06-10T00:00:00.000Z",
 });
 
+// A list inside a root (the subagents' threads and activities) whose items an operation shifts:
+// the patch rewrites each shifted item to its neighbour's value, and the items come back as the
+// caller's own objects, as the reference's do (it moves them).
+test("views: a delta that shifts the items of a list inside a root keeps the caller's items", () => {
+  // Four subagents: the handoff fixture's events (but its delta and snapshot) once for each.
+  const handoff = api.agentUiConformanceFixtures.find((f) => f.id === "subagent-handoff").events;
+  let sequence = 0;
+  const events = ["a", "b", "c", "d"].flatMap((name) =>
+    handoff
+      .filter((e) => e.eventClass !== "state.delta" && e.eventClass !== "snapshot.updated")
+      .map((e) => ({
+        ...JSON.parse(JSON.stringify(e).replaceAll("sub_arp_analyst", `sub_${name}`)),
+        id: `${name}_${e.id}`,
+        sequence: ++sequence,
+      })),
+  );
+  const state = api.projectAgentUiState({ executionEvents: events });
+  assert.equal(state.subagents.threads.length, 4);
+  const delta = (patch) => projectionDelta("d", patch);
+  for (const [list, patch, order] of [
+    ["threads", [{ op: "move", from: "/subagents/threads/0", path: "/subagents/threads/2" }], [1, 2, 0, 3]],
+    ["threads", [{ op: "remove", path: "/subagents/threads/1" }], [0, 2, 3]],
+    ["activities", [{ op: "move", from: "/subagents/activities/0", path: "/subagents/activities/3" }], [1, 2, 3, 0, 4, 5]],
+  ]) {
+    const { state: next, applied } = api.applyAgentRuntimeStateDeltaToProjectionState(state, delta(patch));
+    assert.equal(applied, true);
+    const given = state.subagents[list];
+    order.forEach((from, i) => assert.equal(next.subagents[list][i], given[from], `${list}[${i}] after ${JSON.stringify(patch)}`));
+    assert.equal(next.subagents[list].length, given.length + (patch[0].op === "remove" ? -1 : 0));
+    assert.equal(next.subagents[list].at(-1), given.at(-1));
+  }
+});
+
 test("views: a delta that shifts a list's items or moves a root key keeps the caller's objects", () => {
   const state = api.projectAgentUiState({ executionEvents: api.generateRuntimeEvents(40, 5) });
   const apply = (patch, given = state) => api.applyAgentRuntimeStateDeltaToProjectionState(given, projectionDelta("d", patch));

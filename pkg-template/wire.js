@@ -192,29 +192,37 @@ function keepOwn(next, state, key) {
     return;
   }
   if (!Array.isArray(value) || !Array.isArray(own)) return;
-  let list = value;
-  // The given items the list already holds (each is linked at most once).
-  let held;
+  // The items to link: those not at their place, nor one of the caller's near it.
+  let open;
   for (let i = 0; i < value.length; i++) {
     const item = value[i];
     if (item === own[i] || !isObject(item)) continue;
-    // Its place in the given list, or else the same value near it.
-    let found = -1;
-    for (let d = 1; d <= 2 * SHIFT_WINDOW && found < 0; d++) {
-      const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-      if (own[j] === item) found = -2;
+    let near = false;
+    for (let j = Math.max(0, i - SHIFT_WINDOW); j <= i + SHIFT_WINDOW && j < own.length && !near; j++) near = own[j] === item;
+    if (!near) (open ??= []).push(i);
+  }
+  if (open === undefined) return;
+  // Each is linked to the nearest of the caller's items of its value the list does not hold yet,
+  // the nearest first over the whole list: where an operation copied an item, the copy stays a
+  // copy and the item shifted by one stays the caller's.
+  const held = new Set(value);
+  let list = value;
+  for (let d = 0; d <= 2 * SHIFT_WINDOW && open.length > 0; d++) {
+    const shift = d % 2 === 0 ? d / 2 : -(d + 1) / 2;
+    let left = 0;
+    for (const i of open) {
+      const j = i + shift;
+      const candidate = j >= 0 && j < own.length ? own[j] : undefined;
+      if (isObject(candidate) && !held.has(candidate) && sameValue(value[i], candidate)) {
+        // The list may be one of the caller's (moved here): change a copy.
+        if (list === value) list = value.slice();
+        list[i] = candidate;
+        held.add(candidate);
+      } else {
+        open[left++] = i;
+      }
     }
-    for (let d = 0; d <= 2 * SHIFT_WINDOW && found === -1; d++) {
-      const j = i + (d % 2 === 0 ? d / 2 : -(d + 1) / 2);
-      if (j < 0 || j >= own.length || !isObject(own[j]) || !sameValue(item, own[j])) continue;
-      held ??= new Set(value);
-      if (!held.has(own[j])) found = j;
-    }
-    if (found < 0) continue;
-    // The list may be one of the caller's (moved here): change a copy.
-    if (list === value) list = value.slice();
-    list[i] = own[found];
-    held.add(own[found]);
+    open.length = left;
   }
   if (list !== value) setOwn(next, key, list);
 }

@@ -595,12 +595,19 @@ test("views: a delta that shifts the items of a list inside a root keeps the cal
     ["threads", [{ op: "move", from: "/subagents/threads/0", path: "/subagents/threads/2" }], [1, 2, 0, 3]],
     ["threads", [{ op: "remove", path: "/subagents/threads/1" }], [0, 2, 3]],
     ["activities", [{ op: "move", from: "/subagents/activities/0", path: "/subagents/activities/3" }], [1, 2, 3, 0, 4, 5]],
+    // A copy is a new object (the reference copies the value); the item it equals stays the
+    // caller's, one place on.
+    ["threads", [{ op: "copy", from: "/subagents/threads/1", path: "/subagents/threads/0" }], [-1, 0, 1, 2, 3]],
   ]) {
     const { state: next, applied } = api.applyAgentRuntimeStateDeltaToProjectionState(state, delta(patch));
     assert.equal(applied, true);
     const given = state.subagents[list];
-    order.forEach((from, i) => assert.equal(next.subagents[list][i], given[from], `${list}[${i}] after ${JSON.stringify(patch)}`));
-    assert.equal(next.subagents[list].length, given.length + (patch[0].op === "remove" ? -1 : 0));
+    order.forEach((from, i) => {
+      const item = next.subagents[list][i];
+      if (from >= 0) assert.equal(item, given[from], `${list}[${i}] after ${JSON.stringify(patch)}`);
+      else assert.ok(!given.includes(item), `${list}[${i}] after ${JSON.stringify(patch)} is a copy`);
+    });
+    assert.equal(next.subagents[list].length, given.length + ({ remove: -1, copy: 1 }[patch[0].op] ?? 0));
     assert.equal(next.subagents[list].at(-1), given.at(-1));
   }
 });

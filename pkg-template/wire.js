@@ -169,6 +169,8 @@ export function keepOwnObjects(next, state, ops, fresh) {
     }
   }
   const below = [...nodes.values()].sort((x, y) => y.length - x.length);
+  // A large patch's containers are looked up in a set.
+  const made = fresh.length > 16 ? new Set(fresh) : undefined;
   for (const path of below) {
     let parent = next;
     let own = state;
@@ -177,7 +179,8 @@ export function keepOwnObjects(next, state, ops, fresh) {
       parent = parent[k];
       own = hasOwn(own, k) ? own[k] : undefined;
     }
-    if (isObject(parent) && isObject(own) && fresh.includes(parent)) keepOwn(parent, own, path[path.length - 1]);
+    if (!isObject(parent) || !isObject(own) || !(made === undefined ? fresh.includes(parent) : made.has(parent))) continue;
+    keepOwn(parent, own, path[path.length - 1]);
   }
   for (const key of Object.keys(next)) keepOwn(next, state, key);
 }
@@ -205,7 +208,8 @@ function keepOwn(next, state, key) {
   // Each is linked to the nearest of the caller's items of its value the list does not hold yet,
   // the nearest first over the whole list: where an operation copied an item, the copy stays a
   // copy and the item shifted by one stays the caller's.
-  const held = new Set(value);
+  // The given items the list holds (made when an item has a match: most lists have none).
+  let held;
   let list = value;
   for (let d = 0; d <= 2 * SHIFT_WINDOW && open.length > 0; d++) {
     const shift = d % 2 === 0 ? d / 2 : -(d + 1) / 2;
@@ -213,7 +217,7 @@ function keepOwn(next, state, key) {
     for (const i of open) {
       const j = i + shift;
       const candidate = j >= 0 && j < own.length ? own[j] : undefined;
-      if (isObject(candidate) && !held.has(candidate) && sameValue(value[i], candidate)) {
+      if (isObject(candidate) && sameValue(value[i], candidate) && !(held ??= new Set(value)).has(candidate)) {
         // The list may be one of the caller's (moved here): change a copy.
         if (list === value) list = value.slice();
         list[i] = candidate;

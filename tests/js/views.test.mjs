@@ -505,7 +505,10 @@ test("views: random state deltas give the state the batch projection gives, the 
     const empty = delta("d", []);
     const expected = api.projectAgentUiState({ executionEvents: [...base, event] });
     const given = api.projectAgentUiState({ executionEvents: [...base, empty] });
+    const givenText = JSON.stringify(given);
     const result = api.applyAgentRuntimeStateDeltaToProjectionState(given, event);
+    // The given state is never changed (the result's new containers are its own).
+    assert.equal(JSON.stringify(given), givenText, JSON.stringify(ops));
     if (result.applied) applied++;
     assert.deepStrictEqual(byKey(result.state, [event, empty]), byKey(expected, [event, empty]), JSON.stringify(ops));
     assert.deepStrictEqual(Object.keys(result.state), Object.keys(expected), JSON.stringify(ops));
@@ -589,6 +592,7 @@ test("views: a delta that shifts the items of a list inside a root keeps the cal
       })),
   );
   const state = api.projectAgentUiState({ executionEvents: events });
+  const stateText = JSON.stringify(state);
   assert.equal(state.subagents.threads.length, 4);
   const delta = (patch) => projectionDelta("d", patch);
   for (const [list, patch, order] of [
@@ -610,6 +614,7 @@ test("views: a delta that shifts the items of a list inside a root keeps the cal
     assert.equal(next.subagents[list].length, given.length + ({ remove: -1, copy: 1 }[patch[0].op] ?? 0));
     assert.equal(next.subagents[list].at(-1), given.at(-1));
   }
+  assert.equal(JSON.stringify(state), stateText);
 });
 
 test("views: a delta that shifts a list's items or moves a root key keeps the caller's objects", () => {

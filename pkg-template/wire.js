@@ -205,10 +205,10 @@ function keepOwn(next, state, key) {
     if (!near) (open ??= []).push(i);
   }
   if (open === undefined) return;
-  // Each is linked to the nearest of the caller's items of its value the list does not hold yet,
-  // the nearest first over the whole list: where an operation copied an item, the copy stays a
-  // copy and the item shifted by one stays the caller's.
-  // The given items the list holds (made when an item has a match: most lists have none).
+  // Each is linked to the nearest of the caller's items of its value the list does not hold yet
+  // (`held`, made once an item has a match: most lists have none), the nearest first over the
+  // whole list: where an operation copied an item, the copy stays a copy and the item shifted by
+  // one stays the caller's.
   let held;
   let list = value;
   for (let d = 0; d <= 2 * SHIFT_WINDOW && open.length > 0; d++) {
